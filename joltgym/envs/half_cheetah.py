@@ -1,0 +1,62 @@
+"""joltgym/HalfCheetah-v0: Gymnasium HalfCheetah-v5's task on Jolt Physics."""
+
+from __future__ import annotations
+
+from gymnasium.utils import EzPickle
+
+from joltgym import _native
+from joltgym.envs.base import JoltEnv
+from joltgym.model import SolverSettings
+
+# Two Jolt updates per MuJoCo step of 0.01 s: at one update the stiff joint
+# springs (k up to 240 on links of ~1 kg) and hard contacts ring visibly.
+HALF_CHEETAH_SOLVER = SolverSettings(substeps=2, velocity_iterations=8, position_iterations=2)
+
+
+class HalfCheetahEnv(JoltEnv, EzPickle):
+    """Run forward: reward = forward_reward_weight * dx/dt - ctrl_cost_weight * |a|^2.
+
+    Observation (17, float32): qpos[1:] (8) then qvel (9), as HalfCheetah-v5 with
+    ``exclude_current_positions_from_observation``. Action Box(-1, 1, (6,)).
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "half_cheetah.xml",
+        frame_skip: int = 5,
+        default_camera_config: dict | None = None,
+        forward_reward_weight: float = 1.0,
+        ctrl_cost_weight: float = 0.1,
+        reset_noise_scale: float = 0.1,
+        exclude_current_positions_from_observation: bool = True,
+        solver: SolverSettings = HALF_CHEETAH_SOLVER,
+        render_mode: str | None = None,
+    ):
+        EzPickle.__init__(
+            self,
+            xml_file,
+            frame_skip,
+            default_camera_config,
+            forward_reward_weight,
+            ctrl_cost_weight,
+            reset_noise_scale,
+            exclude_current_positions_from_observation,
+            solver,
+            render_mode,
+        )
+        self._params = dict(
+            forward_reward_weight=forward_reward_weight,
+            ctrl_cost_weight=ctrl_cost_weight,
+            reset_noise_scale=reset_noise_scale,
+            exclude_current_positions_from_observation=exclude_current_positions_from_observation,
+        )
+        JoltEnv.__init__(self, xml_file, frame_skip, solver, render_mode)
+        skip = int(exclude_current_positions_from_observation)
+        self.observation_structure = {
+            "skipped_qpos": skip,
+            "qpos": self.model.nq - skip,
+            "qvel": self.model.nv,
+        }
+
+    def _make_core(self):
+        return _native.HalfCheetahCore(self.model.native, frame_skip=self.frame_skip, **self._params)

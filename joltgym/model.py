@@ -1,0 +1,276 @@
+"""MJCF → joltgym model description, through MuJoCo's own compiler.
+
+``mujoco.MjModel`` resolves defaults, classes, units, euler sequences, fromto,
+inertia-from-geoms and total-mass scaling exactly as MuJoCo means them; this module
+is the only place that reads MuJoCo's arrays. It merges every jointless body into
+the body it is welded to, expresses geoms, mass and joints in the frames of the
+simulated bodies at qpos0, and hands the result to the native compiler.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import mujoco
+import numpy as np
+
+from joltgym import _native
+from joltgym.errors import ModelLoadError, UnsupportedFeatureError
+
+ASSETS_DIR = Path(__file__).resolve().parent / "assets"
+
+_GEOM_TYPES = {
+    int(mujoco.mjtGeom.mjGEOM_PLANE): _native.GeomType.PLANE,
+    int(mujoco.mjtGeom.mjGEOM_SPHERE): _native.GeomType.SPHERE,
+    int(mujoco.mjtGeom.mjGEOM_CAPSULE): _native.GeomType.CAPSULE,
+    int(mujoco.mjtGeom.mjGEOM_CYLINDER): _native.GeomType.CYLINDER,
+    int(mujoco.mjtGeom.mjGEOM_BOX): _native.GeomType.BOX,
+}
+_JOINT_TYPES = {
+    int(mujoco.mjtJoint.mjJNT_FREE): _native.JointType.FREE,
+    int(mujoco.mjtJoint.mjJNT_BALL): _native.JointType.BALL,
+    int(mujoco.mjtJoint.mjJNT_SLIDE): _native.JointType.SLIDE,
+    int(mujoco.mjtJoint.mjJNT_HINGE): _native.JointType.HINGE,
+}
+
+
+@dataclass(frozen=True)
+class SolverSettings:
+    """How a model is mapped onto Jolt's solver (see SolverDesc in src/model)."""
+
+    substeps: int = 1
+    velocity_iterations: int = 10
+    position_iterations: int = 2
+    penetration_slop: float = 0.005
+    speculative_distance: float = 0.01
+    baumgarte: float = 0.2
+
+    def to_native(self) -> _native.SolverDesc:
+        if self.substeps < 1 or self.velocity_iterations < 1 or self.position_iterations < 0:
+            raise ValueError(f"invalid solver settings: {self}")
+        desc = _native.SolverDesc()
+        for name in self.__dataclass_fields__:
+            setattr(desc, name, getattr(self, name))
+        return desc
+
+
+@dataclass
+class JoltModel:
+    """A compiled model: the immutable native model plus what Python needs to know of it."""
+
+    path: Path
+    native: _native.Model
+    mj_model: mujoco.MjModel = field(repr=False)
+    joint_names: list[str]
+    actuator_names: list[str]
+    body_names: list[str]
+    init_qpos: np.ndarray
+    init_qvel: np.ndarray
+    ctrl_range: np.ndarray
+
+    @property
+    def nq(self) -> int:
+        return self.native.nq
+
+    @property
+    def nv(self) -> int:
+        return self.native.nv
+
+    @property
+    def nu(self) -> int:
+        return self.native.nu
+
+    @property
+    def timestep(self) -> float:
+        return float(self.mj_model.opt.timestep)
+
+
+def resolve_model_path(path: str | os.PathLike) -> Path:
+    """An absolute path, or a file name looked up in joltgym's assets."""
+    candidate = Path(path)
+    if candidate.is_file():
+        return candidate.resolve()
+    if not candidate.is_absolute() and (ASSETS_DIR / candidate).is_file():
+        return ASSETS_DIR / candidate
+    raise FileNotFoundError(f"model file not found: {path}")
+
+
+def compile_mjcf(path: str | os.PathLike) -> mujoco.MjModel:
+    resolved = resolve_model_path(path)
+    try:
+        return mujoco.MjModel.from_xml_path(str(resolved))
+    except ValueError as exc:  # MuJoCo reports parse/compile errors as ValueError
+        raise ModelLoadError(f"MuJoCo could not compile {resolved}: {exc}") from exc
+
+
+def load_model(path: str | os.PathLike, solver: SolverSettings | None = None) -> JoltModel:
+    """Compile an MJCF file with MuJoCo, then for Jolt."""
+    mj_model = compile_mjcf(path)
+    desc = describe(mj_model)
+    desc.solver = (solver or SolverSettings()).to_native()
+    native = _native.Model(desc)
+    return JoltModel(
+        path=resolve_model_path(path),
+        native=native,
+        mj_model=mj_model,
+        joint_names=[mj_model.joint(i).name for i in range(mj_model.njnt)],
+        actuator_names=[mj_model.actuator(i).name for i in range(mj_model.nu)],
+        body_names=[b.name for b in desc.bodies],
+        init_qpos=mj_model.qpos0.copy(),
+        init_qvel=np.zeros(mj_model.nv),
+        ctrl_range=mj_model.actuator_ctrlrange.copy(),
+    )
+
+
+def _name(m: mujoco.MjModel, kind: str, index: int) -> str:
+    name = getattr(m, kind)(index).name
+    return name or f"<{kind} {index}>"
+
+
+def _check_supported(m: mujoco.MjModel) -> None:
+    def fail(element: str, feature: str) -> None:
+        raise UnsupportedFeatureError(f"{element}: {feature} is not supported by joltgym")
+
+    if m.neq:
+        fail(f"equality '{_name(m, 'eq', 0)}'", "equality constraints")
+    if m.npair:
+        fail("<contact><pair>", "explicit contact pairs")
+    if m.nmocap:
+        fail("mocap body", "mocap bodies")
+    if m.opt.density != 0 or m.opt.viscosity != 0:
+        fail("<option>", "fluid forces (density/viscosity)")
+    for t in range(m.ntendon):
+        acted_on = np.any((m.actuator_trntype == mujoco.mjtTrn.mjTRN_TENDON) & (m.actuator_trnid[:, 0] == t))
+        if acted_on or m.tendon_stiffness[t] != 0 or m.tendon_damping[t] != 0 or m.tendon_limited[t]:
+            fail(f"tendon '{_name(m, 'tendon', t)}'", "tendons that act on the model")
+    for j in range(m.njnt):
+        if np.any(m.dof_frictionloss[m.jnt_dofadr[j]]):
+            fail(f"joint '{_name(m, 'joint', j)}'", "frictionloss")
+    for a in range(m.nu):
+        label = f"actuator '{_name(m, 'actuator', a)}'"
+        if m.actuator_trntype[a] != mujoco.mjtTrn.mjTRN_JOINT:
+            fail(label, "non-joint transmission")
+        if m.actuator_dyntype[a] != mujoco.mjtDyn.mjDYN_NONE:
+            fail(label, "activation dynamics")
+        if m.actuator_gaintype[a] != mujoco.mjtGain.mjGAIN_FIXED or m.actuator_biastype[a] != mujoco.mjtBias.mjBIAS_NONE:
+            fail(label, "non-motor actuators (position, velocity, bias terms)")
+    for g in range(m.ngeom):
+        collides = m.geom_contype[g] != 0 or m.geom_conaffinity[g] != 0
+        if collides and int(m.geom_type[g]) not in _GEOM_TYPES:
+            kind = mujoco.mjtGeom(m.geom_type[g]).name.removeprefix("mjGEOM_").lower()
+            fail(f"geom '{_name(m, 'geom', g)}'", f"colliding {kind} geoms")
+
+
+def _quat_of(mat: np.ndarray) -> list[float]:
+    q = np.zeros(4)
+    mujoco.mju_mat2Quat(q, np.ascontiguousarray(mat, dtype=np.float64).reshape(9))
+    return [float(x) for x in q]
+
+
+def _geom_desc(m: mujoco.MjModel, d: mujoco.MjData, g: int, frame_pos, frame_rot) -> _native.GeomDesc:
+    geom = _native.GeomDesc()
+    geom.name = m.geom(g).name
+    geom.type = _GEOM_TYPES.get(int(m.geom_type[g]), _native.GeomType.SPHERE)
+    geom.size = [float(x) for x in m.geom_size[g]]
+    geom.pos = [float(x) for x in frame_rot.T @ (d.geom_xpos[g] - frame_pos)]
+    geom.quat = _quat_of(frame_rot.T @ d.geom_xmat[g].reshape(3, 3))
+    geom.contype = int(m.geom_contype[g])
+    geom.conaffinity = int(m.geom_conaffinity[g])
+    geom.friction = float(m.geom_friction[g][0])
+    return geom
+
+
+def describe(m: mujoco.MjModel) -> _native.ModelDesc:
+    """The native model description of a compiled MuJoCo model, frames at qpos0."""
+    _check_supported(m)
+    d = mujoco.MjData(m)
+    mujoco.mj_kinematics(m, d)
+
+    simulated = [b for b in range(1, m.nbody) if m.body_weldid[b] == b]
+    index_of = {b: i for i, b in enumerate(simulated)}
+
+    def sim_index(mj_body: int) -> int:
+        weld = int(m.body_weldid[mj_body])
+        return index_of[weld] if weld != 0 else -1
+
+    desc = _native.ModelDesc()
+    desc.name = m.names[: m.names.index(b"\0")].decode() if m.names else ""
+    desc.timestep = float(m.opt.timestep)
+    desc.gravity = [float(x) for x in m.opt.gravity]
+    desc.nq, desc.nv = int(m.nq), int(m.nv)
+
+    bodies = []
+    for b in simulated:
+        body = _native.BodyDesc()
+        body.name = _name(m, "body", b)
+        body.parent = sim_index(int(m.body_parentid[b]))
+        frame_pos = d.xpos[b].copy()
+        frame_rot = d.xmat[b].reshape(3, 3).copy()
+        body.pos = [float(x) for x in frame_pos]
+        body.quat = [float(x) for x in d.xquat[b]]
+        members = [c for c in range(1, m.nbody) if m.body_weldid[c] == b]
+        body.mj_bodies = members
+        mass = float(sum(m.body_mass[c] for c in members))
+        com = sum(m.body_mass[c] * d.xipos[c] for c in members) / mass if mass > 0 else frame_pos
+        inertia = np.zeros((3, 3))
+        for c in members:
+            rot = d.ximat[c].reshape(3, 3)
+            r = d.xipos[c] - com
+            inertia += rot @ np.diag(m.body_inertia[c]) @ rot.T
+            inertia += m.body_mass[c] * (np.dot(r, r) * np.eye(3) - np.outer(r, r))
+        body.mass = mass
+        body.com = [float(x) for x in frame_rot.T @ (com - frame_pos)]
+        body.inertia = [float(x) for x in (frame_rot.T @ inertia @ frame_rot).reshape(9)]
+        body.geoms = [
+            _geom_desc(m, d, g, frame_pos, frame_rot) for g in range(m.ngeom) if int(m.geom_bodyid[g]) in members
+        ]
+        bodies.append(body)
+    desc.bodies = bodies
+    desc.world_geoms = [
+        _geom_desc(m, d, g, np.zeros(3), np.eye(3)) for g in range(m.ngeom) if m.body_weldid[m.geom_bodyid[g]] == 0
+    ]
+
+    joints = []
+    for j in range(m.njnt):
+        joint = _native.JointDesc()
+        joint.name = m.joint(j).name
+        joint.type = _JOINT_TYPES[int(m.jnt_type[j])]
+        joint.body = index_of[int(m.jnt_bodyid[j])]
+        joint.pos = [float(x) for x in m.jnt_pos[j]]
+        joint.axis = [float(x) for x in m.jnt_axis[j]]
+        joint.limited = bool(m.jnt_limited[j])
+        joint.range = [float(x) for x in m.jnt_range[j]]
+        joint.qposadr = int(m.jnt_qposadr[j])
+        joint.dofadr = int(m.jnt_dofadr[j])
+        width = {_native.JointType.FREE: 7, _native.JointType.BALL: 4}.get(joint.type, 1)
+        joint.qpos0 = [float(x) for x in m.qpos0[joint.qposadr : joint.qposadr + width]]
+        joint.armature = float(m.dof_armature[joint.dofadr])
+        joint.damping = float(m.dof_damping[joint.dofadr])
+        joint.stiffness = float(m.jnt_stiffness[j])
+        joint.springref = float(m.qpos_spring[joint.qposadr]) if width == 1 else 0.0
+        joints.append(joint)
+    desc.joints = joints
+
+    actuators = []
+    for a in range(m.nu):
+        act = _native.ActuatorDesc()
+        act.name = m.actuator(a).name
+        act.joint = int(m.actuator_trnid[a][0])
+        act.gear = float(m.actuator_gear[a][0])
+        act.gain = float(m.actuator_gainprm[a][0])
+        act.ctrllimited = bool(m.actuator_ctrllimited[a])
+        act.ctrlrange = [float(x) for x in m.actuator_ctrlrange[a]]
+        act.forcelimited = bool(m.actuator_forcelimited[a])
+        act.forcerange = [float(x) for x in m.actuator_forcerange[a]]
+        actuators.append(act)
+    desc.actuators = actuators
+
+    pairs = set()
+    for signature in m.exclude_signature[: m.nexclude]:
+        b1, b2 = sim_index(int(signature) >> 16), sim_index(int(signature) & 0xFFFF)
+        if b1 != b2:
+            pairs.add((min(b1, b2), max(b1, b2)))
+    desc.excluded_pairs = [list(p) for p in sorted(pairs)]
+    return desc

@@ -1,0 +1,104 @@
+#include "bindings/bindings.h"
+
+#include "model/model_desc.h"
+#include "physics/compiled_model.h"
+
+#include <pybind11/stl.h>
+
+namespace joltgym::bindings {
+
+void BindModel(py::module_& m) {
+  py::enum_<GeomType>(m, "GeomType")
+      .value("PLANE", GeomType::Plane)
+      .value("SPHERE", GeomType::Sphere)
+      .value("CAPSULE", GeomType::Capsule)
+      .value("CYLINDER", GeomType::Cylinder)
+      .value("BOX", GeomType::Box);
+  py::enum_<JointType>(m, "JointType")
+      .value("FREE", JointType::Free)
+      .value("BALL", JointType::Ball)
+      .value("SLIDE", JointType::Slide)
+      .value("HINGE", JointType::Hinge);
+
+  py::class_<GeomDesc>(m, "GeomDesc")
+      .def(py::init<>())
+      .def_readwrite("name", &GeomDesc::name)
+      .def_readwrite("type", &GeomDesc::type)
+      .def_readwrite("size", &GeomDesc::size)
+      .def_readwrite("pos", &GeomDesc::pos)
+      .def_readwrite("quat", &GeomDesc::quat)
+      .def_readwrite("contype", &GeomDesc::contype)
+      .def_readwrite("conaffinity", &GeomDesc::conaffinity)
+      .def_readwrite("friction", &GeomDesc::friction);
+  py::class_<BodyDesc>(m, "BodyDesc")
+      .def(py::init<>())
+      .def_readwrite("name", &BodyDesc::name)
+      .def_readwrite("parent", &BodyDesc::parent)
+      .def_readwrite("pos", &BodyDesc::pos)
+      .def_readwrite("quat", &BodyDesc::quat)
+      .def_readwrite("mass", &BodyDesc::mass)
+      .def_readwrite("com", &BodyDesc::com)
+      .def_readwrite("inertia", &BodyDesc::inertia)
+      .def_readwrite("geoms", &BodyDesc::geoms)
+      .def_readwrite("mj_bodies", &BodyDesc::mj_bodies);
+  py::class_<JointDesc>(m, "JointDesc")
+      .def(py::init<>())
+      .def_readwrite("name", &JointDesc::name)
+      .def_readwrite("type", &JointDesc::type)
+      .def_readwrite("body", &JointDesc::body)
+      .def_readwrite("pos", &JointDesc::pos)
+      .def_readwrite("axis", &JointDesc::axis)
+      .def_readwrite("limited", &JointDesc::limited)
+      .def_readwrite("range", &JointDesc::range)
+      .def_readwrite("qposadr", &JointDesc::qposadr)
+      .def_readwrite("dofadr", &JointDesc::dofadr)
+      .def_readwrite("qpos0", &JointDesc::qpos0)
+      .def_readwrite("armature", &JointDesc::armature)
+      .def_readwrite("damping", &JointDesc::damping)
+      .def_readwrite("stiffness", &JointDesc::stiffness)
+      .def_readwrite("springref", &JointDesc::springref);
+  py::class_<ActuatorDesc>(m, "ActuatorDesc")
+      .def(py::init<>())
+      .def_readwrite("name", &ActuatorDesc::name)
+      .def_readwrite("joint", &ActuatorDesc::joint)
+      .def_readwrite("gear", &ActuatorDesc::gear)
+      .def_readwrite("gain", &ActuatorDesc::gain)
+      .def_readwrite("ctrllimited", &ActuatorDesc::ctrllimited)
+      .def_readwrite("ctrlrange", &ActuatorDesc::ctrlrange)
+      .def_readwrite("forcelimited", &ActuatorDesc::forcelimited)
+      .def_readwrite("forcerange", &ActuatorDesc::forcerange);
+  py::class_<SolverDesc>(m, "SolverDesc")
+      .def(py::init<>())
+      .def_readwrite("substeps", &SolverDesc::substeps)
+      .def_readwrite("velocity_iterations", &SolverDesc::velocity_iterations)
+      .def_readwrite("position_iterations", &SolverDesc::position_iterations)
+      .def_readwrite("penetration_slop", &SolverDesc::penetration_slop)
+      .def_readwrite("speculative_distance", &SolverDesc::speculative_distance)
+      .def_readwrite("baumgarte", &SolverDesc::baumgarte);
+  py::class_<ModelDesc>(m, "ModelDesc")
+      .def(py::init<>())
+      .def_readwrite("name", &ModelDesc::name)
+      .def_readwrite("timestep", &ModelDesc::timestep)
+      .def_readwrite("gravity", &ModelDesc::gravity)
+      .def_readwrite("bodies", &ModelDesc::bodies)
+      .def_readwrite("world_geoms", &ModelDesc::world_geoms)
+      .def_readwrite("joints", &ModelDesc::joints)
+      .def_readwrite("actuators", &ModelDesc::actuators)
+      .def_readwrite("excluded_pairs", &ModelDesc::excluded_pairs)
+      .def_readwrite("nq", &ModelDesc::nq)
+      .def_readwrite("nv", &ModelDesc::nv)
+      .def_readwrite("solver", &ModelDesc::solver);
+
+  py::class_<CompiledModel, std::shared_ptr<CompiledModel>>(m, "Model",
+                                                            "A model description compiled for Jolt; immutable and "
+                                                            "shared by every world built from it.")
+      .def(py::init([](const ModelDesc& desc) { return std::make_shared<CompiledModel>(desc); }), py::arg("desc"))
+      .def_property_readonly("nq", &CompiledModel::nq)
+      .def_property_readonly("nv", &CompiledModel::nv)
+      .def_property_readonly("nu", &CompiledModel::nu)
+      .def_property_readonly("timestep", &CompiledModel::timestep)
+      .def_property_readonly("num_bodies", [](const CompiledModel& cm) { return cm.bodies().size(); })
+      .def_property_readonly("desc", &CompiledModel::desc, py::return_value_policy::copy);
+}
+
+}  // namespace joltgym::bindings

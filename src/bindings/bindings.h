@@ -1,0 +1,14 @@
+// Declarations of the per-area binding functions that module.cpp calls.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace joltgym::bindings {
+
+namespace py = pybind11;
+
+void BindModel(py::module_& m);
+void BindWorld(py::module_& m);
+void BindEnvs(py::module_& m);
+
+}  // namespace joltgym::bindings

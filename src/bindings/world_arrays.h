@@ -1,0 +1,94 @@
+// Read-only NumPy views of a World's state, shared by the World and task-core bindings.
+#pragma once
+
+#include "physics/world.h"
+
+#include "bindings/array_convert.h"
+
+#include <pybind11/numpy.h>
+
+namespace joltgym::bindings {
+
+namespace py = pybind11;
+
+inline py::array_t<float> QposArray(const World& w) {
+  py::array_t<float> q(w.model().nq());
+  w.GetQpos(q.mutable_data());
+  return q;
+}
+
+inline py::array_t<float> QvelArray(const World& w) {
+  py::array_t<float> v(w.model().nv());
+  w.GetQvel(v.mutable_data());
+  return v;
+}
+
+// Centre of mass of each simulated body, world frame, (num_bodies, 3).
+inline py::array_t<float> BodyComArray(const World& w) {
+  py::array_t<float> out({w.num_bodies(), 3});
+  auto r = out.mutable_unchecked<2>();
+  for (int i = 0; i < w.num_bodies(); ++i) {
+    JPH::RVec3 p = w.body(i).GetCenterOfMassPosition();
+    r(i, 0) = float(p.GetX()), r(i, 1) = float(p.GetY()), r(i, 2) = float(p.GetZ());
+  }
+  return out;
+}
+
+// Orientation (w, x, y, z) of each simulated body frame, (num_bodies, 4).
+inline py::array_t<float> BodyQuatArray(const World& w) {
+  py::array_t<float> out({w.num_bodies(), 4});
+  auto r = out.mutable_unchecked<2>();
+  for (int i = 0; i < w.num_bodies(); ++i) {
+    JPH::Quat q = w.body(i).GetRotation();
+    r(i, 0) = q.GetW(), r(i, 1) = q.GetX(), r(i, 2) = q.GetY(), r(i, 3) = q.GetZ();
+  }
+  return out;
+}
+
+// Angular then linear (COM) velocity of each simulated body, world frame, (num_bodies, 6).
+inline py::array_t<float> BodyVelocityArray(const World& w) {
+  py::array_t<float> out({w.num_bodies(), 6});
+  auto r = out.mutable_unchecked<2>();
+  for (int i = 0; i < w.num_bodies(); ++i) {
+    JPH::Vec3 av = w.body(i).GetAngularVelocity(), lv = w.body(i).GetLinearVelocity();
+    for (int k = 0; k < 3; ++k) r(i, k) = av[k], r(i, 3 + k) = lv[k];
+  }
+  return out;
+}
+
+inline const char* BodyComDoc() { return "Centre of mass of each simulated body, world frame."; }
+
+// The class's methods over its World, shared by World and the <Task>Core classes.
+template <class Class, class GetWorld>
+void DefineWorldViews(Class& cls, GetWorld get) {
+  using Self = typename Class::type;
+  cls.def_property_readonly("qpos", [get](Self& s) { return QposArray(get(s)); }, "MuJoCo-ordered qpos (float32 copy).")
+      .def_property_readonly("qvel", [get](Self& s) { return QvelArray(get(s)); }, "MuJoCo-ordered qvel (float32 copy).")
+      .def_property_readonly(
+          "qfrc_actuator",
+          [get](Self& s) {
+            const auto& f = get(s).actuator_joint_forces();
+            py::array_t<float> out(py::ssize_t(f.size()));
+            std::copy(f.begin(), f.end(), out.mutable_data());
+            return out;
+          },
+          "Joint torques/forces the actuators applied in the last step (length nv).")
+      .def("body_com", [get](Self& s) { return BodyComArray(get(s)); }, BodyComDoc())
+      .def("body_quat", [get](Self& s) { return BodyQuatArray(get(s)); }, "Body frame orientations (w, x, y, z).")
+      .def("body_velocity", [get](Self& s) { return BodyVelocityArray(get(s)); },
+           "Angular then linear COM velocity per body, world frame.")
+      .def("max_joint_anchor_error", [get](Self& s) { return get(s).MaxJointAnchorError(); },
+           "Largest separation (m) between the two bodies' copies of a joint anchor.")
+      .def_property_readonly("update_errors", [get](Self& s) { return get(s).update_errors(); })
+      .def(
+          "set_state",
+          [get](Self& s, const py::object& qpos, const py::object& qvel) {
+            World& w = get(s);
+            auto q = AsFloatArray(qpos, {w.model().nq()}, "qpos");
+            auto v = AsFloatArray(qvel, {w.model().nv()}, "qvel");
+            w.SetState(q.data(), v.data());
+          },
+          py::arg("qpos"), py::arg("qvel"), "Place every body from generalized coordinates (MuJoCo's forward kinematics).");
+}
+
+}  // namespace joltgym::bindings

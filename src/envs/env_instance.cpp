@@ -1,0 +1,31 @@
+#include "envs/env_instance.h"
+
+#include <stdexcept>
+
+namespace joltgym {
+
+EnvInstance::EnvInstance(ModelPtr model, std::shared_ptr<const Task> task)
+    : task_(std::move(task)), world_(std::move(model)) {
+  if (!task_) throw std::invalid_argument("EnvInstance needs a task");
+  const CompiledModel& m = world_.model();
+  ws_.qpos.assign(size_t(m.nq()), 0.0f);
+  ws_.qvel.assign(size_t(m.nv()), 0.0f);
+  ws_.ctrl.assign(size_t(m.nu()), 0.0f);
+}
+
+void EnvInstance::Reset(std::uint64_t seed, float* obs, float* reset_info) {
+  rng_.Seed(seed);
+  world_.RestoreInitialState();
+  task_->SampleInitialState(world_, rng_, ws_);
+  world_.SetState(ws_.qpos.data(), ws_.qvel.data());
+  task_->Observe(world_, ws_, obs);
+  task_->ResetInfo(world_, ws_, reset_info);
+}
+
+StepOutcome EnvInstance::Step(const float* action, StepContext& ctx, float* obs, float* info) {
+  StepOutcome outcome = task_->Step(world_, action, ctx, ws_, info);
+  task_->Observe(world_, ws_, obs);
+  return outcome;
+}
+
+}  // namespace joltgym

@@ -1,0 +1,34 @@
+// One environment: a world, the task that scores it, its random stream and
+// scratch. The unit the single env, the pool and the multi-agent env are made of.
+#pragma once
+
+#include "physics/world.h"
+#include "tasks/task.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace joltgym {
+
+class EnvInstance {
+ public:
+  EnvInstance(ModelPtr model, std::shared_ptr<const Task> task);
+
+  const Task& task() const { return *task_; }
+  World& world() { return world_; }
+  const World& world() const { return world_; }
+
+  // Restores the initial world, draws the task's reset noise from `seed`, and
+  // writes the first observation and reset info.
+  void Reset(std::uint64_t seed, float* obs, float* reset_info);
+  // One environment step; the action must already be finite and of act_dim length.
+  StepOutcome Step(const float* action, StepContext& ctx, float* obs, float* info);
+
+ private:
+  std::shared_ptr<const Task> task_;
+  World world_;
+  Rng rng_;
+  TaskWorkspace ws_;
+};
+
+}  // namespace joltgym

@@ -1,0 +1,94 @@
+// Plain description of a robot model as MuJoCo compiled it: no Jolt, no Python.
+// Built once per MJCF file (joltgym/model.py) and shared read-only by every world.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace joltgym {
+
+using Vec3f = std::array<float, 3>;
+using Quatf = std::array<float, 4>;  // (w, x, y, z), MuJoCo's order
+
+enum class GeomType : int { Plane = 0, Sphere = 2, Capsule = 3, Cylinder = 5, Box = 6 };
+enum class JointType : int { Free = 0, Ball = 1, Slide = 2, Hinge = 3 };
+
+struct GeomDesc {
+  std::string name;
+  GeomType type = GeomType::Sphere;
+  Vec3f size{0, 0, 0};      // MuJoCo's geom_size: radius, half-length, half-extents
+  Vec3f pos{0, 0, 0};       // in the owning body's frame
+  Quatf quat{1, 0, 0, 0};   // in the owning body's frame
+  int contype = 1;
+  int conaffinity = 1;
+  float friction = 1.0f;    // sliding friction; torsional and rolling are not modelled
+};
+
+// One simulated body: a MuJoCo body that carries joints, with every jointless
+// descendant welded into it (geoms and mass merged by the front end).
+struct BodyDesc {
+  std::string name;
+  int parent = -1;             // index into ModelDesc::bodies, -1 for the world
+  Vec3f pos{0, 0, 0};          // world frame at qpos0
+  Quatf quat{1, 0, 0, 0};      // world frame at qpos0
+  float mass = 0.0f;
+  Vec3f com{0, 0, 0};          // centre of mass, body frame
+  std::array<float, 9> inertia{};  // about the COM, body frame, row-major
+  std::vector<GeomDesc> geoms;
+  std::vector<int> mj_bodies;  // MuJoCo body ids merged into this body
+};
+
+struct JointDesc {
+  std::string name;
+  JointType type = JointType::Hinge;
+  int body = 0;                // index into ModelDesc::bodies
+  Vec3f pos{0, 0, 0};          // anchor, body frame
+  Vec3f axis{0, 0, 1};         // body frame, unit length
+  bool limited = false;
+  std::array<float, 2> range{0, 0};
+  int qposadr = 0;
+  int dofadr = 0;
+  std::vector<float> qpos0;    // 1 (hinge/slide), 4 (ball) or 7 (free) values
+  float armature = 0.0f;
+  float damping = 0.0f;
+  float stiffness = 0.0f;
+  float springref = 0.0f;
+};
+
+struct ActuatorDesc {
+  std::string name;
+  int joint = 0;               // index into ModelDesc::joints
+  float gear = 1.0f;           // joint torque (force) per unit actuator force
+  float gain = 1.0f;           // actuator force per unit control (fixed gain)
+  bool ctrllimited = false;
+  std::array<float, 2> ctrlrange{0, 0};
+  bool forcelimited = false;
+  std::array<float, 2> forcerange{0, 0};
+};
+
+// How the model is mapped onto Jolt's solver; chosen per task by measurement.
+struct SolverDesc {
+  int substeps = 1;            // Jolt updates per MuJoCo timestep
+  int velocity_iterations = 10;
+  int position_iterations = 2;
+  float penetration_slop = 0.005f;
+  float speculative_distance = 0.01f;
+  float baumgarte = 0.2f;
+};
+
+struct ModelDesc {
+  std::string name;
+  float timestep = 0.002f;
+  Vec3f gravity{0, 0, -9.81f};
+  std::vector<BodyDesc> bodies;       // parents before children
+  std::vector<GeomDesc> world_geoms;  // static geoms, world frame
+  std::vector<JointDesc> joints;      // MuJoCo's joint order
+  std::vector<ActuatorDesc> actuators;
+  std::vector<std::array<int, 2>> excluded_pairs;  // body index pairs, -1 = world
+  int nq = 0;
+  int nv = 0;
+  SolverDesc solver;
+};
+
+}  // namespace joltgym

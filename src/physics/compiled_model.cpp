@@ -1,0 +1,282 @@
+#include "physics/compiled_model.h"
+
+#include "physics/collision_filter.h"
+#include "physics/geom_shapes.h"
+#include "physics/jolt_runtime.h"
+
+#include <Jolt/Physics/Collision/Shape/PlaneShape.h>
+
+#include <cmath>
+
+namespace joltgym {
+namespace {
+
+constexpr float kPlaneHalfExtent = 1000.0f;  // MuJoCo planes are infinite for collision
+constexpr float kAxisTolerance = 1.0e-4f;
+
+std::string JointLabel(const JointDesc& j) {
+  return "joint '" + (j.name.empty() ? std::string("<unnamed>") : j.name) + "'";
+}
+
+bool Aligned(JPH::Vec3 a, JPH::Vec3 b) { return std::abs(std::abs(a.Dot(b)) - 1.0f) < kAxisTolerance; }
+
+// The one world axis a unit vector runs along, or -1.
+int WorldAxisOf(JPH::Vec3 v) {
+  for (int i = 0; i < 3; ++i)
+    if (std::abs(std::abs(v[i]) - 1.0f) < kAxisTolerance) return i;
+  return -1;
+}
+
+JPH::EAllowedDOFs TranslationDOF(int axis) {
+  static const JPH::EAllowedDOFs dofs[3] = {JPH::EAllowedDOFs::TranslationX, JPH::EAllowedDOFs::TranslationY,
+                                           JPH::EAllowedDOFs::TranslationZ};
+  return dofs[axis];
+}
+
+JPH::EAllowedDOFs RotationDOF(int axis) {
+  static const JPH::EAllowedDOFs dofs[3] = {JPH::EAllowedDOFs::RotationX, JPH::EAllowedDOFs::RotationY,
+                                           JPH::EAllowedDOFs::RotationZ};
+  return dofs[axis];
+}
+
+// (contype, conaffinity, friction) shared by a body's colliding geoms.
+struct ContactProps {
+  int contype = 0, conaffinity = 0;
+  float friction = 1.0f;
+};
+
+ContactProps BodyContactProps(const BodyDesc& body) {
+  ContactProps props;
+  bool first = true;
+  for (const GeomDesc& g : body.geoms) {
+    if (!Collides(g)) continue;
+    if (first) {
+      props = {g.contype, g.conaffinity, g.friction};
+      first = false;
+    } else if (g.contype != props.contype || g.conaffinity != props.conaffinity) {
+      throw UnsupportedFeature("body '" + body.name + "': geoms with different contype/conaffinity in one body");
+    } else if (g.friction != props.friction) {
+      throw UnsupportedFeature("body '" + body.name + "': geoms with different friction in one body");
+    }
+  }
+  return props;
+}
+
+bool BitmasksMeet(const ContactProps& a, const ContactProps& b) {
+  return (a.contype & b.conaffinity) != 0 || (b.contype & a.conaffinity) != 0;
+}
+
+}  // namespace
+
+CompiledModel::CompiledModel(const ModelDesc& desc) : desc_(desc) {
+  EnsureJoltRuntime();
+  if (!(desc_.timestep > 0.0f)) throw std::invalid_argument("model timestep must be positive");
+  if (desc_.solver.substeps < 1) throw std::invalid_argument("solver substeps must be >= 1");
+  CompileBodies();
+  CompileJoints();
+  CompileActuators();
+  CompileCollisionTable();
+  max_contacts_ = 64 + 16 * int(bodies_.size());
+}
+
+void CompiledModel::CompileBodies() {
+  bodies_.resize(desc_.bodies.size());
+  for (size_t i = 0; i < desc_.bodies.size(); ++i) {
+    const BodyDesc& d = desc_.bodies[i];
+    CompiledBody& b = bodies_[i];
+    b.name = d.name;
+    b.parent = d.parent;
+    if (d.parent >= int(i)) throw std::invalid_argument("body '" + d.name + "': parents must precede children");
+    if (!(d.mass > 0.0f)) throw UnsupportedFeature("body '" + d.name + "': massless moving bodies are not supported");
+    b.pos0 = JPH::RVec3(d.pos[0], d.pos[1], d.pos[2]);
+    b.rot0 = ToQuat(d.quat);
+    b.com_local = ToVec3(d.com);
+    if (d.parent < 0) {
+      b.rel_pos0 = JPH::Vec3(b.pos0);
+      b.rel_rot0 = b.rot0;
+    } else {
+      const BodyDesc& p = desc_.bodies[d.parent];
+      JPH::Quat prot = ToQuat(p.quat);
+      b.rel_pos0 = prot.Conjugated() * (JPH::Vec3(b.pos0) - ToVec3(p.pos));
+      b.rel_rot0 = (prot.Conjugated() * b.rot0).Normalized();
+    }
+    b.shape = MakeBodyShape(d.geoms, b.com_local, d.name);
+    b.mass.mMass = d.mass;
+    b.mass.mInertia = JPH::Mat44::sIdentity();
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) b.mass.mInertia(r, c) = d.inertia[3 * r + c];
+    b.friction = BodyContactProps(d).friction;
+  }
+}
+
+void CompiledModel::CompileJoints() {
+  joints_.resize(desc_.joints.size());
+  int nq = 0, nv = 0;
+  for (size_t j = 0; j < desc_.joints.size(); ++j) {
+    const JointDesc& d = desc_.joints[j];
+    if (d.body < 0 || d.body >= int(bodies_.size()))
+      throw std::invalid_argument(JointLabel(d) + ": body index out of range");
+    CompiledJoint& c = joints_[j];
+    c.name = d.name;
+    c.type = d.type;
+    c.body = d.body;
+    c.parent = bodies_[d.body].parent;
+    c.anchor_local = ToVec3(d.pos);
+    c.axis_local = ToVec3(d.axis).NormalizedOr(JPH::Vec3::sAxisZ());
+    c.qposadr = d.qposadr;
+    c.dofadr = d.dofadr;
+    c.qpos0 = d.qpos0;
+    c.limited = d.limited;
+    c.range_lo = d.range[0];
+    c.range_hi = d.range[1];
+    c.armature = d.armature;
+    c.damping = d.damping;
+    c.stiffness = d.stiffness;
+    c.springref = d.springref;
+    const size_t expected_qpos = d.type == JointType::Free ? 7 : d.type == JointType::Ball ? 4 : 1;
+    if (c.qpos0.size() != expected_qpos) throw std::invalid_argument(JointLabel(d) + ": wrong qpos0 size");
+    nq = std::max(nq, d.qposadr + int(expected_qpos));
+    nv = std::max(nv, d.dofadr + (d.type == JointType::Free ? 6 : d.type == JointType::Ball ? 3 : 1));
+    const bool passive = d.armature != 0.0f || d.damping != 0.0f || d.stiffness != 0.0f;
+    if (passive && (d.type == JointType::Free || d.type == JointType::Ball))
+      throw UnsupportedFeature(JointLabel(d) + ": armature, damping or stiffness on a " +
+                               (d.type == JointType::Free ? "free" : "ball") + " joint");
+    if (d.type == JointType::Ball && d.limited)
+      throw UnsupportedFeature(JointLabel(d) + ": limited ball joints");
+    if (d.limited && (d.type == JointType::Hinge || d.type == JointType::Slide)) {
+      if (!(d.range[0] < d.range[1])) throw std::invalid_argument(JointLabel(d) + ": range must be increasing");
+      if (d.type == JointType::Hinge && d.range[1] - d.range[0] > 2.0f * JPH::JPH_PI)
+        throw UnsupportedFeature(JointLabel(d) + ": hinge range wider than 2 pi");
+      c.zero_offset = 0.5f * (d.range[0] + d.range[1]) - c.qpos0[0];
+    }
+    c.rotational_dof = d.type == JointType::Hinge;
+    c.has_drive_row = d.armature != 0.0f || d.damping != 0.0f;
+    bodies_[d.body].joints.push_back(int(j));
+  }
+  if (nq != desc_.nq || nv != desc_.nv)
+    throw std::invalid_argument("model nq/nv do not match its joints");
+
+  qpos0_.assign(desc_.nq, 0.0f);
+  for (const CompiledJoint& c : joints_)
+    for (size_t k = 0; k < c.qpos0.size(); ++k) qpos0_[c.qposadr + k] = c.qpos0[k];
+
+  for (CompiledBody& b : bodies_) {
+    const auto& js = b.joints;
+    if (js.empty()) throw std::invalid_argument("body '" + b.name + "' has no joint: weld it into its parent");
+    if (js.size() == 1) {
+      switch (joints_[js[0]].type) {
+        case JointType::Free:
+          if (b.parent >= 0) throw UnsupportedFeature("body '" + b.name + "': free joint below the root");
+          b.attachment = Attachment::Free;
+          break;
+        case JointType::Hinge: b.attachment = Attachment::Hinge; break;
+        case JointType::Slide: b.attachment = Attachment::Slide; break;
+        case JointType::Ball: b.attachment = Attachment::Ball; break;
+      }
+      continue;
+    }
+    // The planar root of HalfCheetah, Hopper and Walker2d: two slides then one hinge,
+    // along world axes, simulated as a body restricted to its plane.
+    const bool planar_shape = b.parent < 0 && js.size() == 3 && joints_[js[0]].type == JointType::Slide &&
+                              joints_[js[1]].type == JointType::Slide && joints_[js[2]].type == JointType::Hinge;
+    if (!planar_shape)
+      throw UnsupportedFeature("body '" + b.name + "': " + std::to_string(js.size()) +
+                               " joints on one body (only a planar root of slide, slide, hinge is supported)");
+    int t0 = WorldAxisOf(b.rot0 * joints_[js[0]].axis_local);
+    int t1 = WorldAxisOf(b.rot0 * joints_[js[1]].axis_local);
+    int r = WorldAxisOf(b.rot0 * joints_[js[2]].axis_local);
+    if (t0 < 0 || t1 < 0 || r < 0 || t0 == t1 || t0 == r || t1 == r)
+      throw UnsupportedFeature("body '" + b.name + "': planar root joints must run along distinct world axes");
+    for (int jj : js) {
+      const CompiledJoint& c = joints_[jj];
+      if (c.has_drive_row || c.stiffness != 0.0f || c.limited)
+        throw UnsupportedFeature("joint '" + c.name + "': planar root joints must be unlimited and passive-free");
+    }
+    b.attachment = Attachment::Planar;
+    b.allowed_dofs = TranslationDOF(t0) | TranslationDOF(t1) | RotationDOF(r);
+  }
+}
+
+void CompiledModel::CompileActuators() {
+  actuators_.reserve(desc_.actuators.size());
+  for (const ActuatorDesc& d : desc_.actuators) {
+    if (d.joint < 0 || d.joint >= int(joints_.size()))
+      throw std::invalid_argument("actuator '" + d.name + "': joint index out of range");
+    const CompiledJoint& j = joints_[d.joint];
+    if (j.type != JointType::Hinge && j.type != JointType::Slide)
+      throw UnsupportedFeature("actuator '" + d.name + "': only hinge and slide joints can be actuated");
+    if (bodies_[j.body].attachment == Attachment::Planar)
+      throw UnsupportedFeature("actuator '" + d.name + "': actuated planar root joints");
+    CompiledActuator a;
+    a.name = d.name;
+    a.joint = d.joint;
+    a.gear = d.gear;
+    a.gain = d.gain;
+    a.ctrllimited = d.ctrllimited;
+    a.ctrl_lo = d.ctrlrange[0];
+    a.ctrl_hi = d.ctrlrange[1];
+    a.forcelimited = d.forcelimited;
+    a.force_lo = d.forcerange[0];
+    a.force_hi = d.forcerange[1];
+    actuators_.push_back(a);
+  }
+}
+
+void CompiledModel::CompileCollisionTable() {
+  std::vector<ContactProps> entries;
+  for (size_t i = 0; i < desc_.bodies.size(); ++i) {
+    bodies_[i].collision_entry = int(entries.size());
+    entries.push_back(BodyContactProps(desc_.bodies[i]));
+  }
+  const int first_static = int(entries.size());
+  for (const GeomDesc& g : desc_.world_geoms) {
+    if (!Collides(g)) continue;
+    CompiledStaticGeom s;
+    s.friction = g.friction;
+    s.collision_entry = int(entries.size());
+    JPH::Quat rot = ToQuat(g.quat);
+    JPH::Vec3 pos = ToVec3(g.pos);
+    if (g.type == GeomType::Plane) {
+      JPH::Vec3 normal = rot * JPH::Vec3::sAxisZ();
+      s.shape = new JPH::PlaneShape(JPH::Plane::sFromPointAndNormal(pos, normal), nullptr, kPlaneHalfExtent);
+      s.pos = JPH::RVec3::sZero();
+      s.rot = JPH::Quat::sIdentity();
+    } else {
+      GeomPrimitive p = MakeGeomPrimitive(g, "world");
+      s.shape = p.shape;
+      s.pos = JPH::RVec3(pos);
+      s.rot = (rot * p.to_geom_frame).Normalized();
+    }
+    static_geoms_.push_back(s);
+    entries.push_back({g.contype, g.conaffinity, g.friction});
+  }
+
+  auto filter = new ModelCollisionFilter(int(entries.size()));
+  for (int a = 0; a < int(entries.size()); ++a)
+    for (int b = a + 1; b < int(entries.size()); ++b)
+      filter->Allow(a, b, !(a >= first_static && b >= first_static) && BitmasksMeet(entries[a], entries[b]));
+  // MuJoCo never lets a body touch its parent unless the parent is the world.
+  for (const CompiledBody& b : bodies_)
+    if (b.parent >= 0) filter->Allow(b.collision_entry, bodies_[b.parent].collision_entry, false);
+  for (const auto& pair : desc_.excluded_pairs) {
+    for (int side = 0; side < 2; ++side) {
+      int body = pair[side], other = pair[1 - side];
+      if (body < -1 || body >= int(bodies_.size()) || other < -1 || other >= int(bodies_.size()))
+        throw std::invalid_argument("excluded contact pair index out of range");
+    }
+    auto entries_of = [&](int body) {
+      std::vector<int> out;
+      if (body >= 0) {
+        out.push_back(bodies_[body].collision_entry);
+      } else {
+        for (const CompiledStaticGeom& s : static_geoms_) out.push_back(s.collision_entry);
+      }
+      return out;
+    };
+    for (int a : entries_of(pair[0]))
+      for (int b : entries_of(pair[1])) filter->Allow(a, b, false);
+  }
+  collision_filter_ = filter;
+}
+
+}  // namespace joltgym

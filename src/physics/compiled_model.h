@@ -1,0 +1,127 @@
+// A ModelDesc compiled for Jolt once: shapes, mass properties, joint frames and
+// the collision table. Immutable and shared by every World built from it.
+#pragma once
+
+#include "model/model_desc.h"
+
+#include <Jolt/Jolt.h>
+#include <Jolt/Physics/Body/MassProperties.h>
+#include <Jolt/Physics/Body/AllowedDOFs.h>
+#include <Jolt/Physics/Collision/Shape/Shape.h>
+#include <Jolt/Physics/Collision/GroupFilter.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace joltgym {
+
+// Raised for MJCF features the Jolt mapping does not support; names the element.
+class UnsupportedFeature : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// How a body is attached to its parent.
+enum class Attachment {
+  Free,        // free joint: no constraint
+  Planar,      // world root with slide, slide, hinge: restricted DOFs on the body
+  Hinge,       // one hinge: HingeConstraint
+  Slide,       // one slide: SliderConstraint
+  Ball,        // one ball: PointConstraint
+};
+
+struct CompiledBody {
+  std::string name;
+  int parent = -1;
+  Attachment attachment = Attachment::Free;
+  JPH::RefConst<JPH::Shape> shape;
+  JPH::MassProperties mass;
+  JPH::EAllowedDOFs allowed_dofs = JPH::EAllowedDOFs::All;
+  JPH::RVec3 pos0;           // body frame origin, world, at qpos0
+  JPH::Quat rot0;
+  JPH::Vec3 com_local;       // COM in the body frame
+  JPH::Vec3 rel_pos0;        // body frame in the parent's body frame at qpos0
+  JPH::Quat rel_rot0;
+  float friction = 1.0f;
+  int collision_entry = 0;
+  std::vector<int> joints;   // MuJoCo order
+};
+
+struct CompiledJoint {
+  std::string name;
+  JointType type = JointType::Hinge;
+  int body = 0;
+  int parent = -1;
+  JPH::Vec3 anchor_local;    // body frame
+  JPH::Vec3 axis_local;      // body frame
+  int qposadr = 0;
+  int dofadr = 0;
+  std::vector<float> qpos0;
+  bool limited = false;
+  float range_lo = 0.0f, range_hi = 0.0f;
+  // Jolt's hinge/slider limits must straddle zero; the constraint's zero sits at
+  // qpos0 + zero_offset (the range's midpoint when limited).
+  float zero_offset = 0.0f;
+  bool rotational_dof = false;   // scalar angle that must be unwrapped across steps
+  bool has_drive_row = false;    // armature or damping
+  float armature = 0.0f, damping = 0.0f, stiffness = 0.0f, springref = 0.0f;
+};
+
+struct CompiledActuator {
+  std::string name;
+  int joint = 0;
+  float gear = 1.0f;
+  float gain = 1.0f;
+  bool ctrllimited = false;
+  float ctrl_lo = 0.0f, ctrl_hi = 0.0f;
+  bool forcelimited = false;
+  float force_lo = 0.0f, force_hi = 0.0f;
+};
+
+struct CompiledStaticGeom {
+  JPH::RefConst<JPH::Shape> shape;
+  JPH::RVec3 pos;
+  JPH::Quat rot;
+  float friction = 1.0f;
+  int collision_entry = 0;
+};
+
+class CompiledModel {
+ public:
+  explicit CompiledModel(const ModelDesc& desc);
+
+  const ModelDesc& desc() const { return desc_; }
+  const std::vector<CompiledBody>& bodies() const { return bodies_; }
+  const std::vector<CompiledJoint>& joints() const { return joints_; }
+  const std::vector<CompiledActuator>& actuators() const { return actuators_; }
+  const std::vector<CompiledStaticGeom>& static_geoms() const { return static_geoms_; }
+  const JPH::GroupFilter* collision_filter() const { return collision_filter_.GetPtr(); }
+  int nq() const { return desc_.nq; }
+  int nv() const { return desc_.nv; }
+  int nu() const { return int(actuators_.size()); }
+  const std::vector<float>& qpos0() const { return qpos0_; }
+  float timestep() const { return desc_.timestep; }
+  const SolverDesc& solver() const { return desc_.solver; }
+  int max_contacts() const { return max_contacts_; }
+
+ private:
+  void CompileBodies();
+  void CompileJoints();
+  void CompileActuators();
+  void CompileCollisionTable();
+
+  ModelDesc desc_;
+  std::vector<CompiledBody> bodies_;
+  std::vector<CompiledJoint> joints_;
+  std::vector<CompiledActuator> actuators_;
+  std::vector<CompiledStaticGeom> static_geoms_;
+  JPH::Ref<JPH::GroupFilter> collision_filter_;
+  std::vector<float> qpos0_;
+  int max_contacts_ = 64;
+};
+
+using ModelPtr = std::shared_ptr<const CompiledModel>;
+
+}  // namespace joltgym

@@ -1,0 +1,23 @@
+// Process-wide Jolt setup (allocator hooks, factory, type registry) and the
+// object/broad-phase layers every joltgym world uses.
+#pragma once
+
+#include <Jolt/Jolt.h>
+#include <Jolt/Physics/Collision/BroadPhase/BroadPhaseLayer.h>
+#include <Jolt/Physics/Collision/ObjectLayer.h>
+
+namespace joltgym {
+
+// Idempotent and thread-safe; must run before any Jolt object is created.
+void EnsureJoltRuntime();
+
+namespace layers {
+constexpr JPH::ObjectLayer kStatic = 0;
+constexpr JPH::ObjectLayer kMoving = 1;
+}  // namespace layers
+
+const JPH::BroadPhaseLayerInterface& BroadPhaseLayers();
+const JPH::ObjectVsBroadPhaseLayerFilter& ObjectVsBroadPhaseFilter();
+const JPH::ObjectLayerPairFilter& ObjectLayerPairs();
+
+}  // namespace joltgym

@@ -1,0 +1,23 @@
+// Per-thread scratch for stepping worlds: Jolt's temp allocator and a
+// single-threaded job system. One per thread, never one per world.
+#pragma once
+
+#include <Jolt/Jolt.h>
+#include <Jolt/Core/JobSystemSingleThreaded.h>
+#include <Jolt/Core/TempAllocator.h>
+#include <Jolt/Physics/PhysicsSettings.h>
+
+#include "physics/jolt_runtime.h"
+
+namespace joltgym {
+
+struct StepContext {
+  explicit StepContext(size_t temp_bytes = 1u << 20)
+      : runtime_ready((EnsureJoltRuntime(), true)), temp(JPH::uint(temp_bytes)), jobs(JPH::cMaxPhysicsJobs) {}
+
+  bool runtime_ready;
+  JPH::TempAllocatorImpl temp;
+  JPH::JobSystemSingleThreaded jobs;
+};
+
+}  // namespace joltgym

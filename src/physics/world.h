@@ -1,0 +1,90 @@
+// One simulated instance of a compiled model: a Jolt PhysicsSystem sized for
+// the robot, its bodies and constraints, and MuJoCo-style generalized state.
+#pragma once
+
+#include "physics/compiled_model.h"
+#include "physics/joint_drive_row.h"
+#include "physics/state_buffer.h"
+#include "physics/step_context.h"
+
+#include <Jolt/Jolt.h>
+#include <Jolt/Physics/Body/Body.h>
+#include <Jolt/Physics/PhysicsSystem.h>
+
+#include <vector>
+
+namespace joltgym {
+
+class World {
+ public:
+  explicit World(ModelPtr model);
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  const CompiledModel& model() const { return *model_; }
+
+  // Advances one model timestep with the given controls (length nu).
+  void Step(const float* ctrl, StepContext& ctx);
+
+  // MuJoCo's generalized coordinates and velocities (lengths nq and nv).
+  void GetQpos(float* qpos) const;
+  void GetQvel(float* qvel) const;
+  // Places every body from generalized coordinates, as MuJoCo's forward kinematics would.
+  void SetState(const float* qpos, const float* qvel);
+  // Back to the state right after construction, contacts and warm starts included.
+  void RestoreInitialState();
+
+  // Joint torque (or force) each actuator applied in the last step, MuJoCo's
+  // qfrc_actuator (length nv).
+  const std::vector<float>& actuator_joint_forces() const { return qfrc_actuator_; }
+  // Largest distance between the two bodies' copies of a joint anchor (m).
+  float MaxJointAnchorError() const;
+  // Non-zero once Jolt reported running out of contact or pair capacity.
+  unsigned update_errors() const { return update_errors_; }
+
+  const JPH::Body& body(int index) const { return *bodies_[index]; }
+  int num_bodies() const { return int(bodies_.size()); }
+  // World-frame position of a body's frame origin and of its centre of mass.
+  JPH::RVec3 BodyOrigin(int index) const { return bodies_[index]->GetPosition(); }
+
+ private:
+  void CreateBodies();
+  void CreateJoints();
+  void ApplyActuation(const float* ctrl);
+  void ApplyJointSprings();
+  // Equal and opposite torque (hinge) or force at the anchor (slide) on a joint's bodies.
+  void ApplyJointEffort(const CompiledJoint& joint, float effort);
+  void BeginDriveRows();
+  void TrackAngles();
+
+  // Angle of a rotational scalar joint relative to qpos0, in (-pi, pi].
+  float MeasureAngle(const CompiledJoint& joint) const;
+  float JointRate(const CompiledJoint& joint) const;
+  float SlidePosition(const CompiledJoint& joint) const;
+  float ScalarJointQ(int joint) const;
+  JPH::Quat ParentRotation(int body) const;
+  JPH::RMat44 ParentTransform(int body) const;
+  JPH::Vec3 PointVelocity(int body, JPH::RVec3 point) const;
+
+  // A body frame and its twist during forward kinematics.
+  struct KinematicFrame {
+    JPH::RVec3 pos;
+    JPH::Quat rot;
+    JPH::Vec3 w;
+    JPH::Vec3 v;  // velocity of the frame origin
+  };
+
+  ModelPtr model_;
+  JPH::PhysicsSystem system_;
+  std::vector<KinematicFrame> frames_;  // scratch for SetState, sized once
+  std::vector<JPH::Body*> bodies_;
+  std::vector<JPH::Ref<JointDriveRow>> drive_rows_;  // per joint, null when passive-free
+  std::vector<float> angle_;                         // unwrapped q - qpos0 per joint
+  std::vector<float> last_raw_angle_;
+  std::vector<float> qfrc_actuator_;
+  StateBuffer initial_state_;
+  std::vector<float> initial_angle_;
+  unsigned update_errors_ = 0;
+};
+
+}  // namespace joltgym

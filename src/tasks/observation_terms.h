@@ -1,0 +1,34 @@
+// Observation and reward terms shared by the locomotion tasks.
+#pragma once
+
+#include "tasks/task.h"
+
+#include <algorithm>
+
+namespace joltgym {
+
+// qpos without its first `skip` entries, then qvel: Gymnasium's
+// exclude_current_positions_from_observation layout. Returns floats written.
+inline int WritePositionsAndVelocities(const World& world, TaskWorkspace& ws, int skip, float* obs) {
+  world.GetQpos(ws.qpos.data());
+  world.GetQvel(ws.qvel.data());
+  float* out = std::copy(ws.qpos.begin() + skip, ws.qpos.end(), obs);
+  out = std::copy(ws.qvel.begin(), ws.qvel.end(), out);
+  return int(out - obs);
+}
+
+inline float SquaredNorm(const float* v, int n) {
+  float sum = 0.0f;
+  for (int i = 0; i < n; ++i) sum += v[i] * v[i];
+  return sum;
+}
+
+// qpos0 + U(-scale, scale) and qvel0 (zero) + scale * N(0, 1), as Gymnasium's
+// HalfCheetah, Hopper and Walker2d reset_model.
+inline void UniformPositionNormalVelocityNoise(const World& world, Rng& rng, float scale, TaskWorkspace& ws) {
+  const auto& qpos0 = world.model().qpos0();
+  for (size_t i = 0; i < ws.qpos.size(); ++i) ws.qpos[i] = qpos0[i] + rng.Uniform(-scale, scale);
+  for (float& v : ws.qvel) v = scale * rng.Normal();
+}
+
+}  // namespace joltgym
