@@ -88,7 +88,10 @@ void World::CreateBodies() {
     settings.mAngularDamping = 0.0f;
     settings.mMaxLinearVelocity = 1.0e4f;
     settings.mMaxAngularVelocity = 1.0e4f;
-    settings.mApplyGyroscopicForce = true;  // MuJoCo's bias forces include it
+    // MuJoCo's bias forces include the gyroscopic term. Jolt's version rebuilds the
+    // angular velocity without the allowed-DOF mask, so a planar body would slowly
+    // leave its plane; for rotation about a single world axis the term vanishes anyway.
+    settings.mApplyGyroscopicForce = b.attachment != Attachment::Planar;
     settings.mAllowSleeping = false;
     settings.mFriction = b.friction;
     settings.mRestitution = 0.0f;
@@ -112,9 +115,13 @@ void World::CreateJoints() {
     const float half_width = 0.5f * (joint.range_hi - joint.range_lo);
 
     JPH::Ref<JPH::TwoBodyConstraint> constraint;
+    // Jolt solves higher priorities last, i.e. most accurately: joints and their
+    // limits must win over the soft armature/damping rows.
+    constexpr JPH::uint32 kJointPriority = 1;
     switch (cb.attachment) {
       case Attachment::Hinge: {
         JPH::HingeConstraintSettings s;
+        s.mConstraintPriority = kJointPriority;
         s.mSpace = JPH::EConstraintSpace::WorldSpace;
         s.mPoint1 = s.mPoint2 = anchor;
         s.mHingeAxis1 = s.mHingeAxis2 = axis;
@@ -130,6 +137,7 @@ void World::CreateJoints() {
       }
       case Attachment::Slide: {
         JPH::SliderConstraintSettings s;
+        s.mConstraintPriority = kJointPriority;
         s.mSpace = JPH::EConstraintSpace::WorldSpace;
         s.mPoint1 = anchor;
         s.mPoint2 = anchor - joint.zero_offset * axis;
@@ -144,6 +152,7 @@ void World::CreateJoints() {
       }
       case Attachment::Ball: {
         JPH::PointConstraintSettings s;
+        s.mConstraintPriority = kJointPriority;
         s.mSpace = JPH::EConstraintSpace::WorldSpace;
         s.mPoint1 = s.mPoint2 = anchor;
         constraint = s.Create(parent, child);
