@@ -44,8 +44,6 @@ class World {
 
   const JPH::Body& body(int index) const { return *bodies_[index]; }
   int num_bodies() const { return int(bodies_.size()); }
-  // World-frame position of a body's frame origin and of its centre of mass.
-  JPH::RVec3 BodyOrigin(int index) const { return bodies_[index]->GetPosition(); }
 
  private:
   void CreateBodies();

@@ -1,0 +1,81 @@
+"""MuJoCo's contact rules on Jolt: bitmasks, parent-child exclusion, friction by max."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+DROP = """
+<mujoco>
+  <option timestep="0.005"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="5 5 0.1" friction="{floor_friction}"/>
+    <body name="ball" pos="0 0 0.5">
+      <freejoint/>
+      <geom type="sphere" size="0.1" mass="1" contype="{contype}" conaffinity="{conaffinity}"/>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("contype,conaffinity,lands", [(1, 1, True), (1, 0, True), (0, 1, True), (2, 2, False)])
+def test_contype_conaffinity_decide_contact(build_world, contype, conaffinity, lands):
+    # the floor has MuJoCo's defaults contype=conaffinity=1
+    _, world = build_world(DROP.format(contype=contype, conaffinity=conaffinity, floor_friction=1))
+    world.step(np.zeros(0, np.float32), nsteps=400)
+    z = world.qpos[2]
+    if lands:
+        assert z == pytest.approx(0.1, abs=0.01)
+    else:
+        assert z < -1.0  # fell through
+
+
+OVERLAPPING_CHILD = """
+<mujoco>
+  <option timestep="0.005" gravity="0 0 0"/>
+  <worldbody>
+    <body name="parent" pos="0 0 1">
+      <freejoint/>
+      <geom type="box" size="0.2 0.2 0.2" mass="1"/>
+      <body name="child" pos="0.1 0 0">
+        <joint type="hinge" axis="0 0 1"/>
+        <geom type="box" size="0.2 0.05 0.05" mass="0.2"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def test_parent_and_child_never_collide(build_world):
+    _, world = build_world(OVERLAPPING_CHILD)
+    start = world.qpos.copy()
+    world.step(np.zeros(0, np.float32), nsteps=200)
+    # overlapping geoms would push the two apart if Jolt saw a contact
+    np.testing.assert_allclose(world.qpos, start, atol=1e-5)
+    assert np.abs(world.qvel).max() < 1e-5
+
+
+SLIDE_ON_FLOOR = """
+<mujoco>
+  <option timestep="0.002"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="5 5 0.1" friction="{floor}"/>
+    <body name="puck" pos="0 0 0.05">
+      <freejoint/>
+      <geom type="box" size="0.1 0.1 0.05" mass="1" friction="{puck}"/>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("floor,puck", [(0.1, 0.5), (0.5, 0.1)])
+def test_friction_combines_by_max(build_world, floor, puck):
+    _, world = build_world(SLIDE_ON_FLOOR.format(floor=floor, puck=puck))
+    qpos = world.qpos.copy()
+    world.set_state(qpos, np.array([2.0, 0, 0, 0, 0, 0]))
+    world.step(np.zeros(0, np.float32), nsteps=50)  # 0.1 s of sliding
+    deceleration = (2.0 - world.qvel[0]) / 0.1
+    assert deceleration == pytest.approx(max(floor, puck) * 9.81, rel=0.05)
