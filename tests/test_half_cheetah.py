@@ -154,7 +154,7 @@ def test_pickle_round_trip(env):
     np.testing.assert_array_equal(rollout(env.unwrapped, seed=4, steps=20), rollout(clone, seed=4, steps=20))
 
 
-def test_make_from_fresh_interpreter_with_module_prefix():
+def test_make_from_fresh_interpreter_with_module_prefix(tmp_path):
     code = (
         "import gymnasium as gym, numpy as np\n"
         "env = gym.make('joltgym:joltgym/HalfCheetah-v0')\n"
@@ -162,6 +162,7 @@ def test_make_from_fresh_interpreter_with_module_prefix():
         "obs, *_ = env.step(np.zeros(6, np.float32))\n"
         "print(obs.shape)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    # run outside the checkout so the installed package is imported, as a user would
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "(17,)" in result.stdout
