@@ -106,12 +106,9 @@ def test_random_actions_stay_planar_and_joints_hold(env):
         y = u._core.body_com()[:, 1]
         worst_off_plane = max(worst_off_plane, abs(torso[1]), abs(torso[3]), abs(y[0]))
         worst_limb_y = max(worst_limb_y, np.abs(y[1:]).max())
-    # Hinge anchors hold to 2 mm except in brief spikes when a hard limit and a
-    # ground impact coincide (see HALF_CHEETAH_SOLVER); bound both.
-    assert np.quantile(anchor_errors, 0.99) < 2e-3
-    assert max(anchor_errors) < 8e-3
+    assert max(anchor_errors) < 2e-3
     assert worst_off_plane < 1e-4  # the root: y, roll and yaw
-    assert worst_limb_y < 8e-3  # limbs follow within the joints' own tolerance
+    assert worst_limb_y < 1e-2  # limbs: hinge axes tilt transiently under impacts (measured 4.5 mm)
     assert u._core.update_errors == 0
 
 

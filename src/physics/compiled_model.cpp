@@ -145,9 +145,6 @@ void CompiledModel::CompileJoints() {
       throw UnsupportedFeature(JointLabel(d) + ": limited ball joints");
     if (d.limited && (d.type == JointType::Hinge || d.type == JointType::Slide)) {
       if (!(d.range[0] < d.range[1])) throw std::invalid_argument(JointLabel(d) + ": range must be increasing");
-      if (d.type == JointType::Hinge && d.range[1] - d.range[0] > 2.0f * JPH::JPH_PI)
-        throw UnsupportedFeature(JointLabel(d) + ": hinge range wider than 2 pi");
-      c.zero_offset = 0.5f * (d.range[0] + d.range[1]) - c.qpos0[0];
     }
     c.rotational_dof = d.type == JointType::Hinge;
     c.has_drive_row = d.armature != 0.0f || d.damping != 0.0f;

@@ -61,11 +61,8 @@ struct CompiledJoint {
   std::vector<float> qpos0;
   bool limited = false;
   float range_lo = 0.0f, range_hi = 0.0f;
-  // Jolt's hinge/slider limits must straddle zero; the constraint's zero sits at
-  // qpos0 + zero_offset (the range's midpoint when limited).
-  float zero_offset = 0.0f;
   bool rotational_dof = false;   // scalar angle that must be unwrapped across steps
-  bool has_drive_row = false;    // armature or damping
+  bool has_drive_row = false;    // armature or damping: see JointAxisConstraint
   float armature = 0.0f, damping = 0.0f, stiffness = 0.0f, springref = 0.0f;
 };
 

@@ -103,7 +103,7 @@ void World::CreateBodies() {
 
 void World::CreateJoints() {
   const CompiledModel& m = *model_;
-  drive_rows_.resize(m.joints().size());
+  axis_rows_.resize(m.joints().size());
   for (size_t j = 0; j < m.joints().size(); ++j) {
     const CompiledJoint& joint = m.joints()[j];
     const CompiledBody& cb = m.bodies()[joint.body];
@@ -112,11 +112,10 @@ void World::CreateJoints() {
     const JPH::RVec3 anchor = cb.pos0 + cb.rot0 * joint.anchor_local;
     const JPH::Vec3 axis = cb.rot0 * joint.axis_local;
     const JPH::Vec3 normal = axis.GetNormalizedPerpendicular();
-    const float half_width = 0.5f * (joint.range_hi - joint.range_lo);
 
     JPH::Ref<JPH::TwoBodyConstraint> constraint;
-    // Jolt solves higher priorities last, i.e. most accurately: joints and their
-    // limits must win over the soft armature/damping rows.
+    // Jolt solves higher priorities last, i.e. most accurately: the joints must win
+    // over the soft armature/damping rows. Ranges are JointAxisConstraint's.
     constexpr JPH::uint32 kJointPriority = 1;
     switch (cb.attachment) {
       case Attachment::Hinge: {
@@ -125,13 +124,7 @@ void World::CreateJoints() {
         s.mSpace = JPH::EConstraintSpace::WorldSpace;
         s.mPoint1 = s.mPoint2 = anchor;
         s.mHingeAxis1 = s.mHingeAxis2 = axis;
-        s.mNormalAxis1 = normal;
-        // Jolt's hinge angle is zero at the middle of the range (see zero_offset).
-        s.mNormalAxis2 = JPH::Quat::sRotation(axis, -joint.zero_offset) * normal;
-        if (joint.limited) {
-          s.mLimitsMin = -half_width;
-          s.mLimitsMax = half_width;
-        }
+        s.mNormalAxis1 = s.mNormalAxis2 = normal;
         constraint = s.Create(parent, child);
         break;
       }
@@ -139,14 +132,9 @@ void World::CreateJoints() {
         JPH::SliderConstraintSettings s;
         s.mConstraintPriority = kJointPriority;
         s.mSpace = JPH::EConstraintSpace::WorldSpace;
-        s.mPoint1 = anchor;
-        s.mPoint2 = anchor - joint.zero_offset * axis;
+        s.mPoint1 = s.mPoint2 = anchor;
         s.mSliderAxis1 = s.mSliderAxis2 = axis;
         s.mNormalAxis1 = s.mNormalAxis2 = normal;
-        if (joint.limited) {
-          s.mLimitsMin = -half_width;
-          s.mLimitsMax = half_width;
-        }
         constraint = s.Create(parent, child);
         break;
       }
@@ -164,15 +152,19 @@ void World::CreateJoints() {
     }
     if (constraint) system_.AddConstraint(constraint);
 
-    if (joint.has_drive_row) {
-      JointDriveParams p;
+    const bool scalar = cb.attachment == Attachment::Hinge || cb.attachment == Attachment::Slide;
+    if (scalar && (joint.has_drive_row || joint.limited)) {
+      JointAxisParams p;
       p.angular = joint.type == JointType::Hinge;
       p.axis_local1 = parent.GetRotation().Conjugated() * axis;
       p.anchor_local2 = child.GetRotation().Conjugated() * JPH::Vec3(anchor - child.GetCenterOfMassPosition());
       p.armature = joint.armature;
       p.damping = joint.damping;
-      drive_rows_[j] = new JointDriveRow(parent, child, p);
-      system_.AddConstraint(drive_rows_[j]);
+      p.limited = joint.limited;
+      p.range_lo = joint.range_lo;
+      p.range_hi = joint.range_hi;
+      axis_rows_[j] = new JointAxisConstraint(parent, child, p);
+      system_.AddConstraint(axis_rows_[j]);
     }
   }
 }
@@ -416,12 +408,12 @@ void World::ApplyJointSprings() {
   }
 }
 
-void World::BeginDriveRows() {
+void World::BeginAxisRows() {
   const auto& joints = model_->joints();
   for (size_t j = 0; j < joints.size(); ++j) {
-    JointDriveRow* row = drive_rows_[j].GetPtr();
+    JointAxisConstraint* row = axis_rows_[j].GetPtr();
     if (!row) continue;
-    row->BeginStep(JointRate(joints[j]));
+    row->BeginStep(ScalarJointQ(int(j)), JointRate(joints[j]));
   }
 }
 
@@ -441,7 +433,7 @@ void World::Step(const float* ctrl, StepContext& ctx) {
   for (int s = 0; s < substeps; ++s) {
     ApplyActuation(ctrl);
     ApplyJointSprings();
-    BeginDriveRows();
+    BeginAxisRows();
     JPH::EPhysicsUpdateError error = system_.Update(h, 1, &ctx.temp, &ctx.jobs);
     update_errors_ |= unsigned(error);
     TrackAngles();

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "physics/compiled_model.h"
-#include "physics/joint_drive_row.h"
+#include "physics/joint_axis_constraint.h"
 #include "physics/state_buffer.h"
 #include "physics/step_context.h"
 
@@ -52,7 +52,7 @@ class World {
   void ApplyJointSprings();
   // Equal and opposite torque (hinge) or force at the anchor (slide) on a joint's bodies.
   void ApplyJointEffort(const CompiledJoint& joint, float effort);
-  void BeginDriveRows();
+  void BeginAxisRows();
   void TrackAngles();
 
   // Angle of a rotational scalar joint relative to qpos0, in (-pi, pi].
@@ -76,7 +76,7 @@ class World {
   JPH::PhysicsSystem system_;
   std::vector<KinematicFrame> frames_;  // scratch for SetState, sized once
   std::vector<JPH::Body*> bodies_;
-  std::vector<JPH::Ref<JointDriveRow>> drive_rows_;  // per joint, null when passive-free
+  std::vector<JPH::Ref<JointAxisConstraint>> axis_rows_;  // per joint, null when not needed
   std::vector<float> angle_;                         // unwrapped q - qpos0 per joint
   std::vector<float> last_raw_angle_;
   std::vector<float> qfrc_actuator_;

@@ -1,0 +1,83 @@
+// The rows Jolt's hinge and slider lack, along one joint's axis:
+//
+// * Armature and damping, one soft row solved implicitly. Per step h, with q' the
+//   joint rate before the step and q'+ after it, the row's impulse is
+//     lambda = -(a + h c) q'+  +  a q'
+//   i.e. a (q'+ - q')/h = -c q'+: armature adds to the joint-space mass as MuJoCo's
+//   M + diag(armature), damping is implicit as in MuJoCo's Euler integrator. Adding
+//   armature to a body's inertia instead is wrong by orders of magnitude (it is
+//   inertia of the joint, not of the link). Stiffness is an explicit torque, as in
+//   every MuJoCo integrator (World::ApplyJointSprings).
+//
+// * The joint range, as a speculative one-sided row: the joint may approach its
+//   limit by at most the remaining gap in one step, so it stops exactly there.
+//   Jolt's own hinge/slider limits engage only after the limit is passed and then
+//   correct positions, which tears joint anchors apart under hard impacts.
+#pragma once
+
+#include <Jolt/Jolt.h>
+#include <Jolt/Physics/Constraints/ConstraintPart/AngleConstraintPart.h>
+#include <Jolt/Physics/Constraints/ConstraintPart/AxisConstraintPart.h>
+#include <Jolt/Physics/Constraints/TwoBodyConstraint.h>
+
+namespace joltgym {
+
+struct JointAxisParams {
+  bool angular = true;       // hinge (angular rows) or slide (linear rows)
+  JPH::Vec3 axis_local1;     // joint axis in body 1's COM frame
+  JPH::Vec3 anchor_local2;   // anchor in body 2's COM frame (linear rows)
+  float armature = 0.0f;
+  float damping = 0.0f;
+  bool limited = false;
+  float range_lo = 0.0f;     // in joint coordinates (MuJoCo's qpos)
+  float range_hi = 0.0f;
+};
+
+class JointAxisConstraint final : public JPH::TwoBodyConstraint {
+ public:
+  JointAxisConstraint(JPH::Body& parent, JPH::Body& child, const JointAxisParams& params);
+
+  // Call before each physics update with the joint's coordinate and rate.
+  void BeginStep(float q, float rate) {
+    q_ = q;
+    rate_before_ = rate;
+  }
+
+  JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User1; }
+  void NotifyShapeChanged(const JPH::BodyID&, JPH::Vec3Arg) override {}
+  void ResetWarmStart() override;
+  void SetupVelocityConstraint(float dt) override;
+  void WarmStartVelocityConstraint(float ratio) override;
+  bool SolveVelocityConstraint(float dt) override;
+  bool SolvePositionConstraint(float, float) override { return false; }
+  JPH::Mat44 GetConstraintToBody1Matrix() const override { return JPH::Mat44::sIdentity(); }
+  JPH::Mat44 GetConstraintToBody2Matrix() const override { return JPH::Mat44::sIdentity(); }
+  JPH::Ref<JPH::ConstraintSettings> GetConstraintSettings() const override;
+  void SaveState(JPH::StateRecorder& stream) const override;
+  void RestoreState(JPH::StateRecorder& stream) override;
+
+ private:
+  enum class LimitSide : unsigned char { None, Lower, Upper };
+
+  // One row along the axis: angular or linear, the same calls either way.
+  struct AxisRow {
+    JPH::AngleConstraintPart angular;
+    JPH::AxisConstraintPart linear;
+  };
+
+  void SetupLimit(float dt);
+  bool Solve(AxisRow& row, float min_lambda, float max_lambda);
+
+  JointAxisParams params_;
+  bool has_drive_;
+  float q_ = 0.0f;
+  float rate_before_ = 0.0f;
+  LimitSide limit_side_ = LimitSide::None;
+  JPH::Vec3 world_axis_ = JPH::Vec3::sZero();
+  JPH::Vec3 r1_plus_u_ = JPH::Vec3::sZero();
+  JPH::Vec3 r2_ = JPH::Vec3::sZero();
+  AxisRow drive_;
+  AxisRow limit_;
+};
+
+}  // namespace joltgym
