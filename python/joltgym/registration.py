@@ -2,43 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import gymnasium
 
-
-@dataclass(frozen=True)
-class TaskEntry:
-    id: str
-    entry_point: str
-    max_episode_steps: int
-    reward_threshold: float | None = None
-    kwargs: dict = field(default_factory=dict)
-
-
-TASKS: tuple[TaskEntry, ...] = (
-    TaskEntry(
-        id="joltgym/HalfCheetah-v0",
-        entry_point="joltgym.envs.half_cheetah:HalfCheetahEnv",
-        max_episode_steps=1000,
-        reward_threshold=4800.0,
-    ),
-)
+from joltgym.tasks import TASKS
 
 
 def register_all() -> None:
     """Register every task id not registered yet (re-registering would warn)."""
-    for task in TASKS:
-        if task.id in gymnasium.registry:
+    for spec in TASKS.values():
+        if spec.env_id in gymnasium.registry:
             continue
         gymnasium.register(
-            id=task.id,
-            entry_point=task.entry_point,
-            max_episode_steps=task.max_episode_steps,
-            reward_threshold=task.reward_threshold,
-            kwargs=dict(task.kwargs),
+            id=spec.env_id,
+            entry_point=spec.env_entry_point,
+            vector_entry_point=f"joltgym.vector:{spec.name}VectorEnv",
+            max_episode_steps=spec.max_episode_steps,
+            reward_threshold=spec.reward_threshold,
         )
 
 
 def task_ids() -> list[str]:
-    return [task.id for task in TASKS]
+    return [spec.env_id for spec in TASKS.values()]

@@ -64,17 +64,42 @@ class HalfCheetahCore final : public SingleEnv {
 
 }  // namespace
 
+static HalfCheetahParams MakeHalfCheetahParams(float forward_reward_weight, float ctrl_cost_weight, float reset_noise_scale,
+                                        bool exclude_current_positions_from_observation, int frame_skip) {
+  HalfCheetahParams p;
+  p.forward_reward_weight = forward_reward_weight;
+  p.ctrl_cost_weight = ctrl_cost_weight;
+  p.reset_noise_scale = reset_noise_scale;
+  p.exclude_current_positions_from_observation = exclude_current_positions_from_observation;
+  p.frame_skip = frame_skip;
+  return p;
+}
+
 void BindEnvs(py::module_& m) {
+  py::class_<Task, std::shared_ptr<Task>>(m, "Task", "Task logic shared by the single env, the pool and multi-agent envs.")
+      .def_property_readonly("obs_dim", &Task::obs_dim)
+      .def_property_readonly("act_dim", &Task::act_dim)
+      .def_property_readonly("frame_skip", &Task::frame_skip)
+      .def_property_readonly("info_keys", &Task::info_keys)
+      .def_property_readonly("reset_info_keys", &Task::reset_info_keys);
+
+  py::class_<HalfCheetahTask, Task, std::shared_ptr<HalfCheetahTask>>(m, "HalfCheetahTask")
+      .def(py::init([](std::shared_ptr<CompiledModel> model, float forward_reward_weight, float ctrl_cost_weight,
+                       float reset_noise_scale, bool exclude_current_positions_from_observation, int frame_skip) {
+             return std::make_shared<HalfCheetahTask>(
+                 *model, MakeHalfCheetahParams(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+                                               exclude_current_positions_from_observation, frame_skip));
+           }),
+           py::arg("model"), py::arg("forward_reward_weight") = 1.0f, py::arg("ctrl_cost_weight") = 0.1f,
+           py::arg("reset_noise_scale") = 0.1f, py::arg("exclude_current_positions_from_observation") = true,
+           py::arg("frame_skip") = 5);
+
   py::class_<HalfCheetahCore> cheetah(m, "HalfCheetahCore", "HalfCheetah task logic (Gymnasium HalfCheetah-v5 conventions).");
   cheetah.def(py::init([](std::shared_ptr<CompiledModel> model, float forward_reward_weight, float ctrl_cost_weight,
                           float reset_noise_scale, bool exclude_current_positions_from_observation, int frame_skip) {
-                HalfCheetahParams p;
-                p.forward_reward_weight = forward_reward_weight;
-                p.ctrl_cost_weight = ctrl_cost_weight;
-                p.reset_noise_scale = reset_noise_scale;
-                p.exclude_current_positions_from_observation = exclude_current_positions_from_observation;
-                p.frame_skip = frame_skip;
-                auto task = std::make_shared<HalfCheetahTask>(*model, p);
+                auto task = std::make_shared<HalfCheetahTask>(
+                    *model, MakeHalfCheetahParams(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+                                                  exclude_current_positions_from_observation, frame_skip));
                 return std::make_unique<HalfCheetahCore>(model, task);
               }),
               py::arg("model"), py::arg("forward_reward_weight") = 1.0f, py::arg("ctrl_cost_weight") = 0.1f,

@@ -10,5 +10,6 @@ namespace py = pybind11;
 void BindModel(py::module_& m);
 void BindWorld(py::module_& m);
 void BindEnvs(py::module_& m);
+void BindPool(py::module_& m);
 
 }  // namespace joltgym::bindings

@@ -13,4 +13,5 @@ PYBIND11_MODULE(_native, m) {
   joltgym::bindings::BindModel(m);
   joltgym::bindings::BindWorld(m);
   joltgym::bindings::BindEnvs(m);
+  joltgym::bindings::BindPool(m);
 }

@@ -1,0 +1,224 @@
+"""JoltVectorEnv: N environments of one task stepped natively, as a Gymnasium 1.x VectorEnv.
+
+Physics, task logic, auto-reset and truncation run in C++ (``_native.WorldPool``) on
+persistent threads with the GIL released; this class only shapes the results into
+Gymnasium's vector API (batched spaces, infos as dicts of arrays with ``_key`` masks).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import error, spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from joltgym import _native
+from joltgym.model import SolverSettings, load_model
+from joltgym.tasks import task_spec
+
+_NATIVE_MODES = {
+    AutoresetMode.NEXT_STEP: _native.AutoresetMode.NEXT_STEP,
+    AutoresetMode.SAME_STEP: _native.AutoresetMode.SAME_STEP,
+    AutoresetMode.DISABLED: _native.AutoresetMode.DISABLED,
+}
+_IGNORED_KWARGS = ("default_camera_config",)  # accepted for signature parity with the single env
+
+
+class JoltVectorEnv(VectorEnv):
+    """``num_envs`` copies of a joltgym task in one native pool.
+
+    Args:
+        num_envs: number of environments (>= 1).
+        model_path: MJCF file (defaults to the task's own asset); ``xml_file`` is an alias.
+        task: task name, e.g. ``"HalfCheetah"``.
+        max_episode_steps: truncation length (``None``: the task's default; 0: never).
+        autoreset_mode: Gymnasium autoreset mode (NEXT_STEP default, SAME_STEP, DISABLED).
+        num_threads: worker threads (default ``min(hardware threads, 16)``); results do not
+            depend on it.
+        copy: return copies of the observation buffer (default) rather than the buffer itself.
+        solver: Jolt solver settings (defaults to the task's measured settings).
+        **task_kwargs: the task's own keyword arguments (as its single env takes them).
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        model_path: str | None = None,
+        *,
+        task: str = "HalfCheetah",
+        max_episode_steps: int | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        num_threads: int | None = None,
+        copy: bool = True,
+        solver: SolverSettings | None = None,
+        render_mode: str | None = None,
+        xml_file: str | None = None,
+        **task_kwargs: Any,
+    ):
+        self._closed = False
+        self._pool = None
+        spec = task_spec(task)
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        if render_mode is not None:
+            raise ValueError(f"render_mode {render_mode!r} is not supported yet; use render_mode=None")
+        if model_path is not None and xml_file is not None:
+            raise TypeError("give model_path or xml_file, not both")
+        autoreset_mode = AutoresetMode(autoreset_mode)
+        if max_episode_steps is None:
+            max_episode_steps = spec.max_episode_steps
+        if int(max_episode_steps) < 0:
+            raise ValueError(f"max_episode_steps must be >= 0, got {max_episode_steps}")
+        if num_threads is not None and int(num_threads) < 1:
+            raise ValueError(f"num_threads must be >= 1, got {num_threads}")
+        for name in _IGNORED_KWARGS:
+            task_kwargs.pop(name, None)
+
+        self.model = load_model(model_path or xml_file or spec.xml_file, solver=solver or spec.solver)
+        self.task = spec.native_task(self.model.native, **task_kwargs)
+        entropy = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        self._pool = _native.WorldPool(
+            self.model.native,
+            self.task,
+            int(num_envs),
+            num_threads=int(num_threads or 0),
+            max_episode_steps=int(max_episode_steps),
+            autoreset_mode=_NATIVE_MODES[autoreset_mode],
+            entropy=entropy,
+        )
+
+        self.num_envs = int(num_envs)
+        self.render_mode = None
+        self.copy = copy
+        self.max_episode_steps = int(max_episode_steps)
+        self.metadata = {"autoreset_mode": autoreset_mode, "render_modes": []}
+        self.dt = self.model.timestep * self.task.frame_skip
+        self.metadata["render_fps"] = int(np.round(1.0 / self.dt))
+        low, high = self.model.ctrl_range.astype(np.float32).T
+        self.single_action_space = spaces.Box(low=low, high=high, dtype=np.float32)
+        self.single_observation_space = spaces.Box(-np.inf, np.inf, shape=(self.task.obs_dim,), dtype=np.float32)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+
+        n, obs_dim, n_info = self.num_envs, self.task.obs_dim, len(self.task.info_keys)
+        self._info_keys = list(self.task.info_keys)
+        self._reset_keys = set(self.task.reset_info_keys)
+        self._obs = np.zeros((n, obs_dim), np.float32)
+        self._rewards = np.zeros(n, np.float32)
+        self._terminated = np.zeros(n, bool)
+        self._truncated = np.zeros(n, bool)
+        self._infos = np.zeros((n, n_info), np.float32)
+        self._was_reset = np.zeros(n, bool)
+        self._final_obs = np.zeros((n, obs_dim), np.float32)
+        self._final_infos = np.zeros((n, n_info), np.float32)
+
+    @property
+    def num_threads(self) -> int:
+        return self._pool.num_threads
+
+    def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None):
+        self._check_open()
+        mask = None
+        if options is not None and "reset_mask" in options:
+            mask = options["reset_mask"]
+            if not (isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and mask.shape == (self.num_envs,)):
+                raise ValueError(
+                    f"options['reset_mask'] must be a bool ndarray of shape ({self.num_envs},), got {mask!r}"
+                )
+            if not mask.any():
+                raise ValueError("options['reset_mask'] must select at least one env")
+        if seed is None:
+            self._pool.reset_into(self._obs, self._infos, None, mask)
+        else:
+            seeds, seeded = self._seed_array(seed)
+            wanted = np.ones(self.num_envs, bool) if mask is None else mask
+            if (wanted & seeded).any():
+                self._pool.reset_into(self._obs, self._infos, seeds, wanted & seeded)
+            if (wanted & ~seeded).any():
+                self._pool.reset_into(self._obs, self._infos, None, wanted & ~seeded)
+        reset_envs = np.ones(self.num_envs, bool) if mask is None else mask.copy()
+        infos: dict[str, Any] = {}
+        for column, key in enumerate(self._info_keys):
+            if key in self._reset_keys:
+                infos[key] = self._infos[:, column].astype(np.float64)
+                infos["_" + key] = reset_envs.copy()
+        return self._observations(), infos
+
+    def _seed_array(self, seed) -> tuple[np.ndarray, np.ndarray]:
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            if seed < 0:
+                raise ValueError(f"seed must be >= 0, got {seed}")
+            return np.arange(self.num_envs, dtype=np.uint64) + np.uint64(seed), np.ones(self.num_envs, bool)
+        if isinstance(seed, (list, tuple)):
+            if len(seed) != self.num_envs:
+                raise ValueError(f"a list of seeds must have num_envs={self.num_envs} entries, got {len(seed)}")
+            seeded = np.array([s is not None for s in seed])
+            values = []
+            for s in seed:
+                if s is not None and (isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0):
+                    raise ValueError(f"seeds must be non-negative integers or None, got {s!r}")
+                values.append(0 if s is None else int(s))
+            return np.array(values, dtype=np.uint64), seeded
+        raise TypeError(f"seed must be None, an int or a list of ints, got {type(seed).__name__}")
+
+    def step(self, actions):
+        self._check_open()
+        self._pool.step_into(
+            actions,
+            self._obs,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+            self._infos,
+            self._was_reset,
+            self._final_obs,
+            self._final_infos,
+        )
+        mode = self.metadata["autoreset_mode"]
+        # An env reset in this call reports its reset info, not the step's (Gymnasium's
+        # sync vector env does the same); in SAME_STEP mode the step's info is in final_info.
+        everyone, stepped = np.ones(self.num_envs, bool), ~self._was_reset
+        infos: dict[str, Any] = {}
+        for column, key in enumerate(self._info_keys):
+            infos[key] = self._infos[:, column].astype(np.float64)
+            infos["_" + key] = everyone.copy() if key in self._reset_keys else stepped.copy()
+        if mode == AutoresetMode.SAME_STEP and self._was_reset.any():
+            ended = self._was_reset.copy()
+            final_obs = np.empty(self.num_envs, dtype=object)
+            for i in np.flatnonzero(ended):
+                final_obs[i] = self._final_obs[i].copy()
+            final_info: dict[str, Any] = {}
+            for column, key in enumerate(self._info_keys):
+                final_info[key] = self._final_infos[:, column].astype(np.float64)
+                final_info["_" + key] = ended.copy()
+            infos["final_obs"], infos["_final_obs"] = final_obs, ended
+            infos["final_info"], infos["_final_info"] = final_info, ended.copy()
+        return (
+            self._observations(),
+            self._rewards.astype(np.float64),
+            self._terminated.copy(),
+            self._truncated.copy(),
+            infos,
+        )
+
+    def _observations(self) -> np.ndarray:
+        return self._obs.copy() if self.copy else self._obs
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise error.ClosedEnvironmentError("this JoltVectorEnv is closed")
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._pool = None  # joins the worker threads
+        self._closed = True
+
+    def close(self, **kwargs: Any) -> None:
+        if self._closed:
+            return
+        self.close_extras(**kwargs)
+        self.closed = True
+
+    def __repr__(self) -> str:
+        return f"JoltVectorEnv({self.task.__class__.__name__}, num_envs={self.num_envs})"

@@ -1,0 +1,145 @@
+// WorldPool: batched stepping into caller-owned NumPy buffers with the GIL released.
+#include "bindings/array_convert.h"
+#include "bindings/bindings.h"
+
+#include "envs/action_check.h"
+#include "pool/bare_loop.h"
+#include "pool/world_pool.h"
+
+#include <pybind11/stl.h>
+
+#include <thread>
+
+namespace joltgym::bindings {
+namespace {
+
+template <class T>
+using Buffer = py::array_t<T, py::array::c_style>;
+
+// Our own Python wrapper allocates these; still check them, a wrong one would
+// otherwise be written out of bounds.
+template <class T>
+T* Writable(py::array& array, std::vector<py::ssize_t> shape, const char* what) {
+  if (!py::isinstance<Buffer<T>>(array) || !(array.flags() & py::array::c_style) || !array.writeable())
+    throw py::type_error(std::string(what) + ": expected a writable C-contiguous buffer of the right dtype");
+  bool ok = array.ndim() == py::ssize_t(shape.size());
+  for (size_t i = 0; ok && i < shape.size(); ++i) ok = array.shape(py::ssize_t(i)) == shape[i];
+  if (!ok) throw py::value_error(std::string(what) + ": buffer has the wrong shape");
+  return static_cast<T*>(array.mutable_data());
+}
+
+std::string EnvList(const std::vector<int>& envs) {
+  std::string out;
+  for (size_t k = 0; k < envs.size() && k < 10; ++k) out += (k ? ", " : "") + std::to_string(envs[k]);
+  if (envs.size() > 10) out += ", ... (" + std::to_string(envs.size()) + " envs)";
+  return out;
+}
+
+void CheckActions(const WorldPool& pool, const float* actions) {
+  std::vector<int> bad;
+  for (int i = 0; i < pool.num_envs(); ++i)
+    if (FirstNonFinite(actions + size_t(i) * pool.act_dim(), pool.act_dim()) >= 0) bad.push_back(i);
+  if (!bad.empty()) throw py::value_error("actions contain NaN or inf for env(s) " + EnvList(bad));
+  if (pool.autoreset_mode() == AutoresetMode::Disabled) {
+    std::vector<int> waiting;
+    for (int i = 0; i < pool.num_envs(); ++i)
+      if (pool.awaiting_reset(i)) waiting.push_back(i);
+    if (!waiting.empty())
+      throw py::value_error("env(s) " + EnvList(waiting) +
+                            " ended their episode; with autoreset disabled, reset them with "
+                            "reset(options={'reset_mask': mask}) before stepping");
+  }
+}
+
+}  // namespace
+
+void BindPool(py::module_& m) {
+  m.def(
+      "run_bare_loop",
+      [](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task, int num_envs, int steps,
+         int max_episode_steps, std::uint64_t seed) {
+        if (num_envs < 1 || steps < 0) throw py::value_error("num_envs must be >= 1 and steps >= 0");
+        py::gil_scoped_release release;
+        return RunBareLoop(model, task, num_envs, steps, max_episode_steps, seed);
+      },
+      py::arg("model"), py::arg("task"), py::arg("num_envs"), py::arg("steps"), py::arg("max_episode_steps") = 1000,
+      py::arg("seed") = 0,
+      "Benchmark reference: step num_envs envs in a plain single-threaded C++ loop; returns wall seconds.");
+
+  py::enum_<AutoresetMode>(m, "AutoresetMode")
+      .value("NEXT_STEP", AutoresetMode::NextStep)
+      .value("SAME_STEP", AutoresetMode::SameStep)
+      .value("DISABLED", AutoresetMode::Disabled);
+
+  py::class_<WorldPool>(m, "WorldPool",
+                        "num_envs independent environments of one task on persistent native threads.")
+      .def(py::init([](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task, int num_envs,
+                       int num_threads, int max_episode_steps, AutoresetMode mode, std::uint64_t entropy) {
+             if (num_envs < 1) throw py::value_error("num_envs must be >= 1, got " + std::to_string(num_envs));
+             if (num_threads < 0) throw py::value_error("num_threads must be >= 0 (0: automatic)");
+             if (num_threads == 0)
+               num_threads = std::max(1, std::min(16, int(std::thread::hardware_concurrency())));
+             py::gil_scoped_release release;
+             return std::make_unique<WorldPool>(model, task, num_envs, num_threads, max_episode_steps, mode,
+                                                entropy);
+           }),
+           py::arg("model"), py::arg("task"), py::arg("num_envs"), py::arg("num_threads") = 0,
+           py::arg("max_episode_steps") = 0, py::arg("autoreset_mode") = AutoresetMode::NextStep,
+           py::arg("entropy") = 0)
+      .def_property_readonly("num_envs", &WorldPool::num_envs)
+      .def_property_readonly("num_threads", &WorldPool::num_threads)
+      .def_property_readonly("obs_dim", &WorldPool::obs_dim)
+      .def_property_readonly("act_dim", &WorldPool::act_dim)
+      .def_property_readonly("max_episode_steps", &WorldPool::max_episode_steps)
+      .def_property_readonly("autoreset_mode", &WorldPool::autoreset_mode)
+      .def_property_readonly("info_keys", [](const WorldPool& p) { return p.task().info_keys(); })
+      .def_property_readonly("reset_info_keys", [](const WorldPool& p) { return p.task().reset_info_keys(); })
+      .def(
+          "reset_into",
+          [](WorldPool& self, py::array obs, py::array infos, const py::object& seeds, const py::object& mask) {
+            const py::ssize_t n = self.num_envs();
+            float* o = Writable<float>(obs, {n, self.obs_dim()}, "obs");
+            float* info = Writable<float>(infos, {n, py::ssize_t(self.task().info_keys().size())}, "infos");
+            Buffer<std::uint64_t> seed_array;
+            Buffer<bool> mask_array;
+            if (!seeds.is_none()) {
+              seed_array = Buffer<std::uint64_t>::ensure(seeds);
+              if (!seed_array || seed_array.ndim() != 1 || seed_array.shape(0) != n)
+                throw py::value_error("seeds must be a uint64 array of length num_envs");
+            }
+            if (!mask.is_none()) {
+              mask_array = Buffer<bool>::ensure(mask);
+              if (!mask_array || mask_array.ndim() != 1 || mask_array.shape(0) != n)
+                throw py::value_error("reset_mask must be a bool array of length num_envs");
+            }
+            py::gil_scoped_release release;
+            self.Reset(seeds.is_none() ? nullptr : seed_array.data(), mask.is_none() ? nullptr : mask_array.data(),
+                       o, info);
+          },
+          py::arg("obs"), py::arg("infos"), py::arg("seeds") = py::none(), py::arg("mask") = py::none(),
+          "Reset the masked envs (all by default) into the given buffers.")
+      .def(
+          "step_into",
+          [](WorldPool& self, const py::object& actions, py::array obs, py::array rewards, py::array terminated,
+             py::array truncated, py::array infos, py::array was_reset, py::array final_obs, py::array final_infos) {
+            const py::ssize_t n = self.num_envs(), columns = py::ssize_t(self.task().info_keys().size());
+            auto a = AsFloatArray(actions, {n, self.act_dim()}, "actions");
+            PoolStepOutput out;
+            out.obs = Writable<float>(obs, {n, self.obs_dim()}, "obs");
+            out.rewards = Writable<float>(rewards, {n}, "rewards");
+            out.terminated = Writable<bool>(terminated, {n}, "terminated");
+            out.truncated = Writable<bool>(truncated, {n}, "truncated");
+            out.infos = Writable<float>(infos, {n, columns}, "infos");
+            out.was_reset = Writable<bool>(was_reset, {n}, "was_reset");
+            out.final_obs = Writable<float>(final_obs, {n, self.obs_dim()}, "final_obs");
+            out.final_infos = Writable<float>(final_infos, {n, columns}, "final_infos");
+            CheckActions(self, a.data());
+            py::gil_scoped_release release;
+            self.Step(a.data(), out);
+          },
+          py::arg("actions"), py::arg("obs"), py::arg("rewards"), py::arg("terminated"), py::arg("truncated"),
+          py::arg("infos"), py::arg("was_reset"), py::arg("final_obs"), py::arg("final_infos"),
+          "Step every env into the given buffers.");
+}
+
+}  // namespace joltgym::bindings

@@ -1,0 +1,17 @@
+// The pool's work without the pool: N envs stepped in one plain loop on the
+// calling thread, no threads, no Python. The reference for pool efficiency.
+#pragma once
+
+#include "envs/env_instance.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace joltgym {
+
+// Steps num_envs envs for `steps` env steps with fixed random actions in [-1, 1]
+// (auto-resetting at max_episode_steps) and returns the wall-clock seconds spent.
+double RunBareLoop(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int steps, int max_episode_steps,
+                   std::uint64_t seed);
+
+}  // namespace joltgym

@@ -1,0 +1,233 @@
+"""JoltVectorEnv: Gymnasium 1.x vector contract, autoreset modes, seeding, determinism, errors."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import joltgym
+from joltgym import _native
+from joltgym.tasks import task_spec
+from joltgym.vector import JoltVectorEnv
+
+ENV_ID = "joltgym/HalfCheetah-v0"
+
+
+def actions_for(seed: int, steps: int, num_envs: int) -> np.ndarray:
+    return np.random.default_rng(seed).uniform(-1, 1, (steps, num_envs, 6)).astype(np.float32)
+
+
+def run(venv, actions, seed=0):
+    obs, _ = venv.reset(seed=seed)
+    out = [obs]
+    for a in actions:
+        obs, rew, term, trunc, _ = venv.step(a)
+        out += [obs, rew[:, None], term[:, None], trunc[:, None]]
+    return np.concatenate([np.asarray(x, np.float64).reshape(len(obs), -1) for x in out], axis=1)
+
+
+def test_make_vec_returns_native_vector_env_with_batched_spaces():
+    venv = gym.make_vec(ENV_ID, num_envs=8)
+    assert isinstance(venv, JoltVectorEnv)
+    assert venv.num_envs == 8
+    assert venv.single_observation_space.shape == (17,)
+    assert venv.observation_space.shape == (8, 17) and venv.action_space.shape == (8, 6)
+    assert venv.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    assert venv.spec is not None and venv.spec.id == ENV_ID  # make_vec could write it
+    obs, info = venv.reset(seed=1)
+    assert obs.shape == (8, 17) and obs.dtype == np.float32
+    obs, rew, term, trunc, info = venv.step(venv.action_space.sample())
+    assert rew.shape == (8,) and term.dtype == np.bool_ and trunc.dtype == np.bool_
+    for key in ("x_position", "x_velocity", "reward_forward", "reward_ctrl"):
+        assert info[key].shape == (8,) and info["_" + key].all()
+    venv.close()
+
+
+def test_make_vec_passes_task_kwargs_and_max_episode_steps():
+    venv = gym.make_vec(ENV_ID, num_envs=3, max_episode_steps=7, ctrl_cost_weight=0.0, reset_noise_scale=0.0)
+    venv.reset(seed=0)
+    for step in range(1, 8):
+        _, rew, term, trunc, info = venv.step(np.ones((3, 6), np.float32))
+        assert (info["reward_ctrl"] == 0.0).all()
+        assert trunc.all() == (step == 7)
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_python_vectorization_modes_still_work(mode):
+    venv = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode=mode)
+    venv.reset(seed=0)
+    obs, *_ = venv.step(np.zeros((2, 6), np.float32))
+    assert obs.shape == (2, 17)
+    venv.close()
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_results_identical_for_any_thread_count(threads):
+    actions = actions_for(0, 150, 5)
+    one = run(JoltVectorEnv(5, num_threads=1, max_episode_steps=60), actions, seed=3)
+    many = run(JoltVectorEnv(5, num_threads=threads, max_episode_steps=60), actions, seed=3)
+    np.testing.assert_array_equal(one, many)
+
+
+def test_pool_runs_the_single_env_task_logic():
+    """Same task code: with no reset noise the pool and the single env agree bit for bit."""
+    actions = actions_for(1, 40, 2)
+    venv = JoltVectorEnv(2, reset_noise_scale=0.0)
+    single = gym.make(ENV_ID, reset_noise_scale=0.0).unwrapped
+    vobs, _ = venv.reset(seed=0)
+    sobs, _ = single.reset(seed=0)
+    np.testing.assert_array_equal(vobs[1], sobs)
+    for a in actions:
+        vobs, vrew, *_ , vinfo = venv.step(a)
+        sobs, srew, *_, sinfo = single.step(a[1])
+        np.testing.assert_array_equal(vobs[1], sobs)
+        assert vrew[1] == pytest.approx(srew, rel=1e-6, abs=1e-7)
+        assert vinfo["x_position"][1] == pytest.approx(sinfo["x_position"], rel=1e-6)
+
+
+def test_seed_int_gives_env_i_seed_plus_i():
+    venv = JoltVectorEnv(4)
+    obs_int, _ = venv.reset(seed=10)
+    obs_list, _ = venv.reset(seed=[11, 12, 13, 10])
+    np.testing.assert_array_equal(obs_list[:3], obs_int[1:])
+    np.testing.assert_array_equal(obs_list[3], obs_int[0])
+
+
+def test_unseeded_resets_continue_each_stream_deterministically():
+    a, b = JoltVectorEnv(3), JoltVectorEnv(3)
+    a.reset(seed=5)
+    b.reset(seed=5)
+    np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
+    assert not np.array_equal(a.reset()[0], a.reset(seed=5)[0])
+
+
+def test_seed_list_of_wrong_length_and_bad_seeds():
+    venv = JoltVectorEnv(3)
+    with pytest.raises(ValueError, match="3 entries"):
+        venv.reset(seed=[1, 2])
+    with pytest.raises(ValueError, match="non-negative"):
+        venv.reset(seed=[1, -2, 3])
+    with pytest.raises(TypeError, match="seed"):
+        venv.reset(seed="0")
+
+
+def test_next_step_autoreset_semantics():
+    venv = JoltVectorEnv(2, max_episode_steps=5)
+    venv.reset(seed=0)
+    a = np.zeros((2, 6), np.float32)
+    for _ in range(5):
+        obs, rew, term, trunc, info = venv.step(a)
+    assert trunc.all() and not term.any()
+    obs, rew, term, trunc, info = venv.step(np.ones((2, 6), np.float32))  # this action is ignored
+    np.testing.assert_array_equal(rew, 0.0)
+    assert not term.any() and not trunc.any()
+    assert info["_x_position"].all() and not info["_x_velocity"].any()  # reset info only
+    # the reset obs is a proper initial state: near qpos0, velocities small
+    assert np.abs(obs[:, :8]).max() < 0.11 + 1e-6
+    for _ in range(5):
+        obs, *_ = venv.step(a)
+    assert not np.isnan(obs).any()
+
+
+def test_same_step_autoreset_provides_final_obs():
+    venv = JoltVectorEnv(3, max_episode_steps=4, autoreset_mode=AutoresetMode.SAME_STEP)
+    assert venv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    venv.reset(seed=0)
+    a = np.zeros((3, 6), np.float32)
+    for _ in range(3):
+        obs_before, *_ = venv.step(a)
+        assert "final_obs" not in _[-1]
+    obs, rew, term, trunc, info = venv.step(a)
+    assert trunc.all()
+    assert info["_final_obs"].all() and info["_final_info"].all()
+    for i in range(3):
+        assert info["final_obs"][i].shape == (17,)
+        assert not np.array_equal(info["final_obs"][i], obs[i])  # obs is already the reset obs
+    assert set(info["final_info"]) >= {"x_velocity", "_x_velocity"}
+    assert not info["_x_velocity"].any()  # the step's info moved to final_info
+
+
+def test_disabled_autoreset_requires_masked_reset():
+    venv = JoltVectorEnv(3, max_episode_steps=2, autoreset_mode=AutoresetMode.DISABLED)
+    venv.reset(seed=0)
+    a = np.zeros((3, 6), np.float32)
+    venv.step(a)
+    *_, trunc, _ = venv.step(a)
+    assert trunc.all()
+    with pytest.raises(ValueError, match=r"env\(s\) 0, 1, 2 .*reset_mask"):
+        venv.step(a)
+    mask = np.array([True, False, True])
+    options = {"reset_mask": mask}
+    obs, info = venv.reset(options=options)
+    assert options == {"reset_mask": mask}  # caller's options untouched
+    np.testing.assert_array_equal(info["_x_position"], mask)
+    with pytest.raises(ValueError, match=r"env\(s\) 1 "):
+        venv.step(a)
+    venv.reset(options={"reset_mask": np.array([False, True, False])})
+    venv.step(a)
+
+
+@pytest.mark.parametrize("mask", [np.array([1, 0, 1]), np.array([True, False]), np.zeros(3, bool), [True] * 3])
+def test_bad_reset_masks(mask):
+    with pytest.raises(ValueError, match="reset_mask"):
+        JoltVectorEnv(3).reset(options={"reset_mask": mask})
+
+
+def test_action_errors_name_the_problem():
+    venv = JoltVectorEnv(4)
+    venv.reset(seed=0)
+    with pytest.raises(ValueError, match=r"actions has shape \(4, 5\), expected \(4, 6\)"):
+        venv.step(np.zeros((4, 5), np.float32))
+    with pytest.raises(TypeError, match="actions"):
+        venv.step(np.full((4, 6), "a"))
+    bad = np.zeros((4, 6), np.float32)
+    bad[1, 2] = np.nan
+    bad[3, 0] = np.inf
+    with pytest.raises(ValueError, match=r"env\(s\) 1, 3"):
+        venv.step(bad)
+    obs, *_ = venv.step(np.zeros((4, 6), np.float64))  # other float dtypes convert
+    assert obs.dtype == np.float32
+
+
+@pytest.mark.parametrize("n", [0, -1, 2.5, True])
+def test_bad_num_envs(n):
+    with pytest.raises(ValueError, match="num_envs"):
+        JoltVectorEnv(n)
+
+
+def test_close_is_idempotent_and_step_after_close_fails():
+    venv = JoltVectorEnv(2)
+    venv.reset(seed=0)
+    venv.close()
+    venv.close()
+    assert venv.closed
+    with pytest.raises(gym.error.ClosedEnvironmentError):
+        venv.step(np.zeros((2, 6), np.float32))
+
+
+def test_returned_observations_are_copies_unless_asked():
+    venv = JoltVectorEnv(2)
+    first, _ = venv.reset(seed=0)
+    second, *_ = venv.step(np.zeros((2, 6), np.float32))
+    assert not np.shares_memory(first, second)
+    fast = JoltVectorEnv(2, copy=False)
+    a, _ = fast.reset(seed=0)
+    b, *_ = fast.step(np.zeros((2, 6), np.float32))
+    assert np.shares_memory(a, b)
+
+
+def test_stock_vector_wrappers_work():
+    venv = gym.wrappers.vector.NormalizeObservation(JoltVectorEnv(4))
+    venv.reset(seed=0)
+    for _ in range(10):
+        obs, *_ = venv.step(np.zeros((4, 6), np.float32))
+    assert np.isfinite(obs).all()
+
+
+def test_bare_loop_reference_runs():
+    spec = task_spec("HalfCheetah")
+    model = joltgym.load_model(spec.xml_file, solver=spec.solver)
+    seconds = _native.run_bare_loop(model.native, spec.native_task(model.native), 2, 5)
+    assert seconds > 0
