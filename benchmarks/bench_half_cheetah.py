@@ -23,7 +23,7 @@ import numpy as np
 
 import joltgym
 from joltgym import _native
-from joltgym.envs.half_cheetah import HALF_CHEETAH_SOLVER
+from joltgym.tasks import HALF_CHEETAH_SOLVER
 
 
 @dataclass

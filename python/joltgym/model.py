@@ -267,6 +267,20 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         actuators.append(act)
     desc.actuators = actuators
 
+    sites = []
+    for i in range(m.nsite):
+        site = _native.SiteDesc()
+        site.name = m.site(i).name
+        owner = int(m.site_bodyid[i])
+        site.body = sim_index(owner)
+        frame = np.zeros(3), np.eye(3)
+        if site.body >= 0:
+            weld = simulated[site.body]
+            frame = d.xpos[weld], d.xmat[weld].reshape(3, 3)
+        site.pos = [float(x) for x in frame[1].T @ (d.site_xpos[i] - frame[0])]
+        sites.append(site)
+    desc.sites = sites
+
     pairs = set()
     for signature in m.exclude_signature[: m.nexclude]:
         b1, b2 = sim_index(int(signature) >> 16), sim_index(int(signature) & 0xFFFF)

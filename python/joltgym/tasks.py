@@ -1,16 +1,32 @@
-"""What each task is made of: its model file, solver settings, native task class and limits.
+"""Every task, declared once: model file, measured solver settings, native task and limits.
 
-The single-agent env, the vector env and the registration all read this table, so a task is
-declared once.
+The single-agent envs, the vector env and the Gymnasium registration all read this table.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from joltgym import _native
-from joltgym.envs.half_cheetah import HALF_CHEETAH_SOLVER
-from joltgym.model import SolverSettings
+from joltgym.model import JoltModel, SolverSettings
+
+# Solver settings are chosen per task by measurement (benchmarks/measure_solver.py
+# prints the table): worst hinge-anchor separation under 5000 random-action steps, and cost.
+#
+# HalfCheetah (dt 0.01): substeps/velocity/position iterations, baumgarte ->
+#   worst separation / steps above 2 mm / CPU us per env step (2-core EPYC, shared):
+#   1 / 10 / 2, 0.5: 13.1 mm / 478 / 102
+#   2 /  8 / 2, 0.2:  5.1 mm / 211 / 219
+#   2 /  8 / 2, 0.5:  2.0 mm /   0 / 230
+#   3 /  6 / 2, 0.5:  1.0 mm /   0 / 301
+#   3 /  8 / 2, 0.5:  0.9 mm /   0 / 323
+#   With Jolt's own (non-speculative) hinge limits even 3 / 8 / 4 left 4 mm spikes.
+HALF_CHEETAH_SOLVER = SolverSettings(substeps=3, velocity_iterations=6, position_iterations=2, baumgarte=0.5)
+HOPPER_SOLVER = SolverSettings(substeps=1, velocity_iterations=8, position_iterations=2, baumgarte=0.5)
+WALKER2D_SOLVER = SolverSettings(substeps=1, velocity_iterations=8, position_iterations=2, baumgarte=0.5)
+INVERTED_PENDULUM_SOLVER = SolverSettings(substeps=4, velocity_iterations=8, position_iterations=2, baumgarte=0.5)
+INVERTED_DOUBLE_PENDULUM_SOLVER = SolverSettings(substeps=2, velocity_iterations=8, position_iterations=2, baumgarte=0.5)
 
 
 @dataclass(frozen=True)
@@ -18,15 +34,30 @@ class TaskSpec:
     name: str
     xml_file: str
     solver: SolverSettings
-    native_task: type  # a _native.Task subclass: constructed as native_task(model, **task_kwargs)
+    native_task: type  # a _native.Task subclass
     env_entry_point: str
     max_episode_steps: int
     reward_threshold: float | None = None
+    # native arguments that make the generic native task this one (not user-facing)
+    preset: dict[str, Any] = field(default_factory=dict)
+    # v5 keyword arguments with a different name or form on the native side
+    renamed: dict[str, str] = field(default_factory=dict)
 
     @property
     def env_id(self) -> str:
         return f"joltgym/{self.name}-v0"
 
+    def make_task(self, model: JoltModel, **kwargs: Any):
+        """The native task for ``model`` with the task's v5 keyword arguments."""
+        arguments = dict(self.preset)
+        for key, value in kwargs.items():
+            arguments[self.renamed.get(key, key)] = value
+        if "healthy_state_range" in kwargs:
+            arguments["check_state_range"] = True
+        return self.native_task(model.native, **arguments)
+
+
+_PLANAR_WALKER = dict(has_health=True, uniform_velocity_noise=True, qvel_clip=10.0)
 
 TASKS: dict[str, TaskSpec] = {
     spec.name: spec
@@ -35,10 +66,54 @@ TASKS: dict[str, TaskSpec] = {
             name="HalfCheetah",
             xml_file="half_cheetah.xml",
             solver=HALF_CHEETAH_SOLVER,
-            native_task=_native.HalfCheetahTask,
+            native_task=_native.PlanarRunnerTask,
             env_entry_point="joltgym.envs.half_cheetah:HalfCheetahEnv",
             max_episode_steps=1000,
             reward_threshold=4800.0,
+        ),
+        TaskSpec(
+            name="Hopper",
+            xml_file="hopper.xml",
+            solver=HOPPER_SOLVER,
+            native_task=_native.PlanarRunnerTask,
+            env_entry_point="joltgym.envs.hopper:HopperEnv",
+            max_episode_steps=1000,
+            reward_threshold=3800.0,
+            preset=dict(
+                _PLANAR_WALKER, frame_skip=4, ctrl_cost_weight=1e-3, reset_noise_scale=5e-3,
+                healthy_z_range=[0.7, float("inf")], healthy_angle_range=[-0.2, 0.2],
+                check_state_range=True, healthy_state_range=[-100.0, 100.0],
+            ),
+        ),
+        TaskSpec(
+            name="Walker2d",
+            xml_file="walker2d.xml",
+            solver=WALKER2D_SOLVER,
+            native_task=_native.PlanarRunnerTask,
+            env_entry_point="joltgym.envs.hopper:Walker2dEnv",
+            max_episode_steps=1000,
+            preset=dict(
+                _PLANAR_WALKER, frame_skip=4, ctrl_cost_weight=1e-3, reset_noise_scale=5e-3,
+                healthy_z_range=[0.8, 2.0], healthy_angle_range=[-1.0, 1.0],
+            ),
+        ),
+        TaskSpec(
+            name="InvertedPendulum",
+            xml_file="inverted_pendulum.xml",
+            solver=INVERTED_PENDULUM_SOLVER,
+            native_task=_native.InvertedPendulumTask,
+            env_entry_point="joltgym.envs.inverted_pendulum:InvertedPendulumEnv",
+            max_episode_steps=1000,
+            reward_threshold=950.0,
+        ),
+        TaskSpec(
+            name="InvertedDoublePendulum",
+            xml_file="inverted_double_pendulum.xml",
+            solver=INVERTED_DOUBLE_PENDULUM_SOLVER,
+            native_task=_native.InvertedDoublePendulumTask,
+            env_entry_point="joltgym.envs.inverted_pendulum:InvertedDoublePendulumEnv",
+            max_episode_steps=1000,
+            reward_threshold=9100.0,
         ),
     )
 }

@@ -5,7 +5,9 @@
 #include "bindings/world_arrays.h"
 
 #include "envs/single_env.h"
-#include "tasks/half_cheetah.h"
+#include "tasks/inverted_double_pendulum.h"
+#include "tasks/inverted_pendulum.h"
+#include "tasks/planar_runner.h"
 
 #include <pybind11/stl.h>
 
@@ -57,23 +59,16 @@ void DefineCoreMethods(Class& cls) {
 }
 
 // One C++ type per Python class: pybind11 registers each type once.
+class TaskCore final : public SingleEnv {
+ public:
+  using SingleEnv::SingleEnv;
+};
 class HalfCheetahCore final : public SingleEnv {
  public:
   using SingleEnv::SingleEnv;
 };
 
 }  // namespace
-
-static HalfCheetahParams MakeHalfCheetahParams(float forward_reward_weight, float ctrl_cost_weight, float reset_noise_scale,
-                                        bool exclude_current_positions_from_observation, int frame_skip) {
-  HalfCheetahParams p;
-  p.forward_reward_weight = forward_reward_weight;
-  p.ctrl_cost_weight = ctrl_cost_weight;
-  p.reset_noise_scale = reset_noise_scale;
-  p.exclude_current_positions_from_observation = exclude_current_positions_from_observation;
-  p.frame_skip = frame_skip;
-  return p;
-}
 
 void BindEnvs(py::module_& m) {
   py::class_<Task, std::shared_ptr<Task>>(m, "Task", "Task logic shared by the single env, the pool and multi-agent envs.")
@@ -83,24 +78,73 @@ void BindEnvs(py::module_& m) {
       .def_property_readonly("info_keys", &Task::info_keys)
       .def_property_readonly("reset_info_keys", &Task::reset_info_keys);
 
-  py::class_<HalfCheetahTask, Task, std::shared_ptr<HalfCheetahTask>>(m, "HalfCheetahTask")
+  py::class_<PlanarRunnerTask, Task, std::shared_ptr<PlanarRunnerTask>>(
+      m, "PlanarRunnerTask", "HalfCheetah, Hopper and Walker2d (Gymnasium v5 conventions as parameters).")
       .def(py::init([](std::shared_ptr<CompiledModel> model, float forward_reward_weight, float ctrl_cost_weight,
-                       float reset_noise_scale, bool exclude_current_positions_from_observation, int frame_skip) {
-             return std::make_shared<HalfCheetahTask>(
-                 *model, MakeHalfCheetahParams(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
-                                               exclude_current_positions_from_observation, frame_skip));
+                       float reset_noise_scale, bool exclude_current_positions_from_observation, int frame_skip,
+                       bool uniform_velocity_noise, float qvel_clip, bool has_health, float healthy_reward,
+                       bool terminate_when_unhealthy, std::array<float, 2> healthy_z_range,
+                       std::array<float, 2> healthy_angle_range, bool check_state_range,
+                       std::array<float, 2> healthy_state_range) {
+             PlanarRunnerParams p;
+             p.forward_reward_weight = forward_reward_weight;
+             p.ctrl_cost_weight = ctrl_cost_weight;
+             p.reset_noise_scale = reset_noise_scale;
+             p.exclude_current_positions_from_observation = exclude_current_positions_from_observation;
+             p.frame_skip = frame_skip;
+             p.uniform_velocity_noise = uniform_velocity_noise;
+             p.qvel_clip = qvel_clip;
+             p.has_health = has_health;
+             p.healthy_reward = healthy_reward;
+             p.terminate_when_unhealthy = terminate_when_unhealthy;
+             p.healthy_z_range = healthy_z_range;
+             p.healthy_angle_range = healthy_angle_range;
+             p.check_state_range = check_state_range;
+             p.healthy_state_range = healthy_state_range;
+             return std::make_shared<PlanarRunnerTask>(*model, p);
            }),
            py::arg("model"), py::arg("forward_reward_weight") = 1.0f, py::arg("ctrl_cost_weight") = 0.1f,
            py::arg("reset_noise_scale") = 0.1f, py::arg("exclude_current_positions_from_observation") = true,
+           py::arg("frame_skip") = 5, py::arg("uniform_velocity_noise") = false, py::arg("qvel_clip") = 0.0f,
+           py::arg("has_health") = false, py::arg("healthy_reward") = 1.0f,
+           py::arg("terminate_when_unhealthy") = true,
+           py::arg("healthy_z_range") = std::array<float, 2>{0.0f, 0.0f},
+           py::arg("healthy_angle_range") = std::array<float, 2>{0.0f, 0.0f}, py::arg("check_state_range") = false,
+           py::arg("healthy_state_range") = std::array<float, 2>{-100.0f, 100.0f});
+
+  py::class_<InvertedPendulumTask, Task, std::shared_ptr<InvertedPendulumTask>>(m, "InvertedPendulumTask")
+      .def(py::init([](std::shared_ptr<CompiledModel> model, float reset_noise_scale, int frame_skip) {
+             return std::make_shared<InvertedPendulumTask>(*model, InvertedPendulumParams{reset_noise_scale, frame_skip});
+           }),
+           py::arg("model"), py::arg("reset_noise_scale") = 0.01f, py::arg("frame_skip") = 2);
+
+  py::class_<InvertedDoublePendulumTask, Task, std::shared_ptr<InvertedDoublePendulumTask>>(
+      m, "InvertedDoublePendulumTask")
+      .def(py::init([](std::shared_ptr<CompiledModel> model, float healthy_reward, float reset_noise_scale,
+                       int frame_skip) {
+             return std::make_shared<InvertedDoublePendulumTask>(
+                 *model, InvertedDoublePendulumParams{healthy_reward, reset_noise_scale, frame_skip});
+           }),
+           py::arg("model"), py::arg("healthy_reward") = 10.0f, py::arg("reset_noise_scale") = 0.1f,
            py::arg("frame_skip") = 5);
+
+  py::class_<TaskCore> core(m, "TaskCore", "The single-environment face of any task.");
+  core.def(py::init([](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task) {
+             return std::make_unique<TaskCore>(model, task);
+           }),
+           py::arg("model"), py::arg("task"));
+  DefineCoreMethods(core);
 
   py::class_<HalfCheetahCore> cheetah(m, "HalfCheetahCore", "HalfCheetah task logic (Gymnasium HalfCheetah-v5 conventions).");
   cheetah.def(py::init([](std::shared_ptr<CompiledModel> model, float forward_reward_weight, float ctrl_cost_weight,
                           float reset_noise_scale, bool exclude_current_positions_from_observation, int frame_skip) {
-                auto task = std::make_shared<HalfCheetahTask>(
-                    *model, MakeHalfCheetahParams(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
-                                                  exclude_current_positions_from_observation, frame_skip));
-                return std::make_unique<HalfCheetahCore>(model, task);
+                PlanarRunnerParams p;
+                p.forward_reward_weight = forward_reward_weight;
+                p.ctrl_cost_weight = ctrl_cost_weight;
+                p.reset_noise_scale = reset_noise_scale;
+                p.exclude_current_positions_from_observation = exclude_current_positions_from_observation;
+                p.frame_skip = frame_skip;
+                return std::make_unique<HalfCheetahCore>(model, std::make_shared<PlanarRunnerTask>(*model, p));
               }),
               py::arg("model"), py::arg("forward_reward_weight") = 1.0f, py::arg("ctrl_cost_weight") = 0.1f,
               py::arg("reset_noise_scale") = 0.1f, py::arg("exclude_current_positions_from_observation") = true,

@@ -57,6 +57,11 @@ void BindModel(py::module_& m) {
       .def_readwrite("damping", &JointDesc::damping)
       .def_readwrite("stiffness", &JointDesc::stiffness)
       .def_readwrite("springref", &JointDesc::springref);
+  py::class_<SiteDesc>(m, "SiteDesc")
+      .def(py::init<>())
+      .def_readwrite("name", &SiteDesc::name)
+      .def_readwrite("body", &SiteDesc::body)
+      .def_readwrite("pos", &SiteDesc::pos);
   py::class_<ActuatorDesc>(m, "ActuatorDesc")
       .def(py::init<>())
       .def_readwrite("name", &ActuatorDesc::name)
@@ -84,6 +89,7 @@ void BindModel(py::module_& m) {
       .def_readwrite("world_geoms", &ModelDesc::world_geoms)
       .def_readwrite("joints", &ModelDesc::joints)
       .def_readwrite("actuators", &ModelDesc::actuators)
+      .def_readwrite("sites", &ModelDesc::sites)
       .def_readwrite("excluded_pairs", &ModelDesc::excluded_pairs)
       .def_readwrite("nq", &ModelDesc::nq)
       .def_readwrite("nv", &ModelDesc::nv)

@@ -81,6 +81,27 @@ void DefineWorldViews(Class& cls, GetWorld get) {
            "Largest separation (m) between the two bodies' copies of a joint anchor.")
       .def_property_readonly("update_errors", [get](Self& s) { return get(s).update_errors(); })
       .def(
+          "site_pos",
+          [get](Self& s) {
+            World& w = get(s);
+            const int n = int(w.model().desc().sites.size());
+            py::array_t<float> out({n, 3});
+            auto r = out.mutable_unchecked<2>();
+            for (int i = 0; i < n; ++i) {
+              JPH::RVec3 p = w.SitePosition(i);
+              r(i, 0) = float(p.GetX()), r(i, 1) = float(p.GetY()), r(i, 2) = float(p.GetZ());
+            }
+            return out;
+          },
+          "World position of each model site, (num_sites, 3).")
+      .def(
+          "joint_limit_force", [get](Self& s, int joint) {
+            World& w = get(s);
+            if (joint < 0 || joint >= int(w.model().joints().size())) throw py::index_error("joint index out of range");
+            return w.JointLimitForce(joint);
+          },
+          py::arg("joint"), "Generalized force of the joint's range limit in the last physics update.")
+      .def(
           "set_state",
           [get](Self& s, const py::object& qpos, const py::object& qvel) {
             World& w = get(s);

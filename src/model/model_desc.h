@@ -56,6 +56,13 @@ struct JointDesc {
   float springref = 0.0f;
 };
 
+// A named point on a body (MuJoCo site), used by task rewards.
+struct SiteDesc {
+  std::string name;
+  int body = -1;               // index into ModelDesc::bodies, -1 for the world
+  Vec3f pos{0, 0, 0};          // in that body's frame
+};
+
 struct ActuatorDesc {
   std::string name;
   int joint = 0;               // index into ModelDesc::joints
@@ -85,6 +92,7 @@ struct ModelDesc {
   std::vector<GeomDesc> world_geoms;  // static geoms, world frame
   std::vector<JointDesc> joints;      // MuJoCo's joint order
   std::vector<ActuatorDesc> actuators;
+  std::vector<SiteDesc> sites;
   std::vector<std::array<int, 2>> excluded_pairs;  // body index pairs, -1 = world
   int nq = 0;
   int nv = 0;

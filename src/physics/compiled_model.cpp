@@ -76,6 +76,9 @@ CompiledModel::CompiledModel(const ModelDesc& desc) : desc_(desc) {
   CompileJoints();
   CompileActuators();
   CompileCollisionTable();
+  for (const SiteDesc& site : desc_.sites)
+    if (site.body < -1 || site.body >= int(bodies_.size()))
+      throw std::invalid_argument("site '" + site.name + "': body index out of range");
   max_contacts_ = 64 + 16 * int(bodies_.size());
 }
 

@@ -43,6 +43,12 @@ class JointAxisConstraint final : public JPH::TwoBodyConstraint {
     rate_before_ = rate;
   }
 
+  // Impulse the range limit applied in the last step (positive raises the joint rate).
+  float limit_impulse() const {
+    if (limit_side_ == LimitSide::None) return 0.0f;
+    return params_.angular ? limit_.angular.GetTotalLambda() : limit_.linear.GetTotalLambda();
+  }
+
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User1; }
   void NotifyShapeChanged(const JPH::BodyID&, JPH::Vec3Arg) override {}
   void ResetWarmStart() override;

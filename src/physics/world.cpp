@@ -435,9 +435,21 @@ void World::Step(const float* ctrl, StepContext& ctx) {
     ApplyJointSprings();
     BeginAxisRows();
     JPH::EPhysicsUpdateError error = system_.Update(h, 1, &ctx.temp, &ctx.jobs);
+    last_update_dt_ = h;
     update_errors_ |= unsigned(error);
     TrackAngles();
   }
+}
+
+float World::JointLimitForce(int joint) const {
+  const JointAxisConstraint* row = axis_rows_[size_t(joint)].GetPtr();
+  return row && last_update_dt_ > 0.0f ? row->limit_impulse() / last_update_dt_ : 0.0f;
+}
+
+JPH::RVec3 World::SitePosition(int site) const {
+  const SiteDesc& s = model_->desc().sites[size_t(site)];
+  const JPH::Vec3 local(s.pos[0], s.pos[1], s.pos[2]);
+  return s.body >= 0 ? bodies_[size_t(s.body)]->GetWorldTransform() * local : JPH::RVec3(local);
 }
 
 float World::MaxJointAnchorError() const {

@@ -37,6 +37,12 @@ class World {
   // Joint torque (or force) each actuator applied in the last step, MuJoCo's
   // qfrc_actuator (length nv).
   const std::vector<float>& actuator_joint_forces() const { return qfrc_actuator_; }
+  // Generalized force the joint's range limit applied in the last physics update
+  // (MuJoCo's qfrc_constraint for that dof, without contacts).
+  float JointLimitForce(int joint) const;
+  // World position of a model site.
+  JPH::RVec3 SitePosition(int site) const;
+
   // Largest distance between the two bodies' copies of a joint anchor (m).
   float MaxJointAnchorError() const;
   // Non-zero once Jolt reported running out of contact or pair capacity.
@@ -83,6 +89,7 @@ class World {
   StateBuffer initial_state_;
   std::vector<float> initial_angle_;
   unsigned update_errors_ = 0;
+  float last_update_dt_ = 0.0f;
 };
 
 }  // namespace joltgym

@@ -1,4 +1,4 @@
-// Observation and reward terms shared by the locomotion tasks.
+// Observation, reward and reset terms shared by the tasks.
 #pragma once
 
 #include "tasks/task.h"
@@ -23,12 +23,14 @@ inline float SquaredNorm(const float* v, int n) {
   return sum;
 }
 
-// qpos0 + U(-scale, scale) and qvel0 (zero) + scale * N(0, 1), as Gymnasium's
-// HalfCheetah, Hopper and Walker2d reset_model.
-inline void UniformPositionNormalVelocityNoise(const World& world, Rng& rng, float scale, TaskWorkspace& ws) {
+// Gymnasium v5's reset_model: qpos0 + U(-scale, scale), and zero velocity plus
+// scale * N(0, 1) (HalfCheetah, InvertedDoublePendulum) or U(-scale, scale) (the rest).
+inline void SampleNoisyState(const World& world, Rng& rng, float scale, bool uniform_velocity, TaskWorkspace& ws) {
   const auto& qpos0 = world.model().qpos0();
   for (size_t i = 0; i < ws.qpos.size(); ++i) ws.qpos[i] = qpos0[i] + rng.Uniform(-scale, scale);
-  for (float& v : ws.qvel) v = scale * rng.Normal();
+  for (float& v : ws.qvel) v = uniform_velocity ? rng.Uniform(-scale, scale) : scale * rng.Normal();
 }
+
+inline float Clip(float v, float limit) { return v < -limit ? -limit : (v > limit ? limit : v); }
 
 }  // namespace joltgym

@@ -1,5 +1,7 @@
-"""Gymnasium environment classes, one thin wrapper per task over native task cores."""
+"""Gymnasium environment classes: thin wrappers that give each native task v5's signature."""
 
 from joltgym.envs.half_cheetah import HalfCheetahEnv
+from joltgym.envs.hopper import HopperEnv, Walker2dEnv
+from joltgym.envs.inverted_pendulum import InvertedDoublePendulumEnv, InvertedPendulumEnv
 
-__all__ = ["HalfCheetahEnv"]
+__all__ = ["HalfCheetahEnv", "HopperEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Walker2dEnv"]

@@ -77,7 +77,7 @@ class JoltVectorEnv(VectorEnv):
             task_kwargs.pop(name, None)
 
         self.model = load_model(model_path or xml_file or spec.xml_file, solver=solver or spec.solver)
-        self.task = spec.native_task(self.model.native, **task_kwargs)
+        self.task = spec.make_task(self.model, **task_kwargs)
         entropy = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         self._pool = _native.WorldPool(
             self.model.native,

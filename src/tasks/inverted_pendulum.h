@@ -1,21 +1,19 @@
-// HalfCheetah: run forward in the plane; Gymnasium HalfCheetah-v5's conventions.
+// InvertedPendulum: keep a pole on a cart upright; Gymnasium InvertedPendulum-v5.
+// Reward 1 per step while |pole angle| <= 0.2; obs = (qpos, qvel).
 #pragma once
 
 #include "tasks/task.h"
 
 namespace joltgym {
 
-struct HalfCheetahParams {
-  float forward_reward_weight = 1.0f;
-  float ctrl_cost_weight = 0.1f;
-  float reset_noise_scale = 0.1f;
-  bool exclude_current_positions_from_observation = true;
-  int frame_skip = 5;
+struct InvertedPendulumParams {
+  float reset_noise_scale = 0.01f;
+  int frame_skip = 2;
 };
 
-class HalfCheetahTask final : public Task {
+class InvertedPendulumTask final : public Task {
  public:
-  HalfCheetahTask(const CompiledModel& model, const HalfCheetahParams& params);
+  InvertedPendulumTask(const CompiledModel& model, const InvertedPendulumParams& params);
 
   int obs_dim() const override { return obs_dim_; }
   int act_dim() const override { return act_dim_; }
@@ -24,16 +22,15 @@ class HalfCheetahTask final : public Task {
   const std::vector<std::string>& reset_info_keys() const override;
 
   void SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const override;
-  void ResetInfo(const World& world, TaskWorkspace& ws, float* info) const override;
+  void ResetInfo(const World&, TaskWorkspace&, float*) const override {}
   void Observe(const World& world, TaskWorkspace& ws, float* obs) const override;
   StepOutcome Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws,
                    float* info) const override;
 
  private:
-  HalfCheetahParams params_;
+  InvertedPendulumParams params_;
   int obs_dim_;
   int act_dim_;
-  float dt_;
 };
 
 }  // namespace joltgym

@@ -1,0 +1,465 @@
+"""Vectorized HalfCheetah throughput: joltgym's JoltVectorEnv against MuJoCo peers, side by side.
+
+Contenders, per batch size n:
+  joltgym  JoltVectorEnv(n, num_threads=T), copy=True and copy=False, fixed float32 action batches
+  joltgym  run_bare_loop: the same envs stepped in a plain one-thread C++ loop (no pool, no Python)
+  mujoco   mujoco.rollout (MuJoCo's C rollout, open loop, no task logic), 1 thread and N threads
+  gym      gymnasium.make("HalfCheetah-v5") stepped in a Python loop (n=1 only)
+  gym      gymnasium.vector.AsyncVectorEnv of HalfCheetah-v5 (small n only: one process per env)
+  envpool  only if it is importable
+
+Rounds are interleaved: each round runs every contender of a size once (rotating the order),
+so CPU-frequency drift and noisy neighbours hit all contenders alike. Best and median over
+rounds are reported. A separate section measures resident memory per env in fresh processes.
+
+    python benchmarks/bench_vector.py [--quick] [--sizes 1,16,64,256,1024] [--threads 1,2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import gymnasium
+import mujoco
+import numpy as np
+from mujoco import rollout as mj_rollout
+
+import joltgym
+from joltgym import _native
+from joltgym.tasks import task_spec
+from joltgym.vector import JoltVectorEnv
+
+TASK = "HalfCheetah"
+MJ_ID = "HalfCheetah-v5"
+N_ACTION_BATCHES = 4
+MJ_WARNINGS: set[str] = set()
+
+Runner = Callable[[], "float | None"]  # one round; returns its own timing only if it times itself
+
+
+@dataclass
+class Contender:
+    name: str
+    kind: str  # jolt, jolt-nocopy, bare, rollout, gym, async
+    n: int
+    threads: int
+    make: Callable[[int], Runner]  # vector steps per round -> runner
+    close: Callable[[], None] = lambda: None
+    cpu_clock: Callable[[], float] = time.process_time
+    steps: int = 1
+    run: Runner | None = None
+    wall_rates: list[float] = field(default_factory=list)
+    cpu_rates: list[float] = field(default_factory=list)
+
+    def timed(self) -> tuple[float, float]:
+        w0, c0 = time.perf_counter(), self.cpu_clock()
+        own = self.run()
+        wall, cpu = time.perf_counter() - w0, self.cpu_clock() - c0
+        if own is not None:  # run_bare_loop excludes building its envs; it is one busy thread
+            wall = cpu = own
+        return wall, cpu
+
+    def record(self) -> None:
+        wall, cpu = self.timed()
+        env_steps = self.n * self.steps
+        self.wall_rates.append(env_steps / wall)
+        self.cpu_rates.append(env_steps / max(cpu, 1e-9))
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.wall_rates)
+
+    @property
+    def cpu_median(self) -> float:
+        return statistics.median(self.cpu_rates)
+
+
+# ---------------------------------------------------------------- machine
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        return platform.processor() or "unknown"
+
+
+def envpool_version() -> str | None:
+    try:
+        import envpool
+    except ImportError:
+        return None
+    return getattr(envpool, "__version__", "?")
+
+
+def print_machine() -> None:
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"machine: {cpu_model()} | cpu_count={os.cpu_count()} | load average {load}")
+    print(
+        f"python {platform.python_version()} | numpy {np.__version__} | gymnasium {gymnasium.__version__}"
+        f" | mujoco {mujoco.__version__} | joltgym {joltgym.__version__}"
+    )
+
+
+# ---------------------------------------------------------------- contenders
+def action_batches(n: int, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).uniform(-1.0, 1.0, (N_ACTION_BATCHES, n, 6)).astype(np.float32)
+
+
+def jolt_contender(n: int, threads: int, copy: bool) -> Contender:
+    env = JoltVectorEnv(n, task=TASK, num_threads=threads, copy=copy)
+    env.reset(seed=0)
+    actions = action_batches(n)
+
+    def make(k: int) -> Runner:
+        def run() -> None:
+            for i in range(k):
+                env.step(actions[i % N_ACTION_BATCHES])
+
+        return run
+
+    kind, label = ("jolt", "") if copy else ("jolt-nocopy", ", copy=False")
+    return Contender(f"joltgym JoltVectorEnv T={threads}{label}", kind, n, threads, make, env.close)
+
+
+def bare_contender(n: int) -> Contender:
+    s = task_spec(TASK)
+    model = joltgym.load_model(s.xml_file, solver=s.solver)
+    task = s.native_task(model.native)
+
+    def make(k: int) -> Runner:
+        return lambda: _native.run_bare_loop(model.native, task, n, k, max_episode_steps=1000, seed=0)
+
+    return Contender("joltgym run_bare_loop (C++, 1 thread)", "bare", n, 1, make)
+
+
+def mid_episode_states(model: mujoco.MjModel, frame_skip: int, count: int) -> np.ndarray:
+    """States from a random-action trajectory, so rollouts start in contact, as a running env is."""
+    data = mujoco.MjData(model)
+    spec = mujoco.mjtState.mjSTATE_FULLPHYSICS
+    states = np.empty((count, mujoco.mj_stateSize(model, spec)))
+    rng = np.random.default_rng(1)
+    for i in range(50 + count):
+        data.ctrl[:] = rng.uniform(-1.0, 1.0, model.nu)
+        mujoco.mj_step(model, data, nstep=frame_skip)
+        if i >= 50:
+            mujoco.mj_getState(model, data, states[i - 50], spec)
+    return states
+
+
+def rollout_contender(n: int, threads: int, model: mujoco.MjModel, frame_skip: int) -> Contender:
+    # A Rollout object per contender keeps each thread pool alive across rounds; the module-level
+    # persistent pool would be torn down whenever 1-thread and N-thread rounds alternate.
+    pool = mj_rollout.Rollout(nthread=threads if threads > 1 else 0)
+    datas = [mujoco.MjData(model) for _ in range(threads)]
+    initial = mid_episode_states(model, frame_skip, n)
+    nstate = initial.shape[1]
+
+    def make(k: int) -> Runner:
+        nstep = frame_skip * k
+        control = np.random.default_rng(2).uniform(-1.0, 1.0, (n, nstep, model.nu))
+        state_out = np.empty((n, nstep, nstate))
+        sensor_out = np.empty((n, nstep, model.nsensordata))
+
+        def run() -> None:
+            pool.rollout(model, datas, initial, control, nstep=nstep, state=state_out, sensordata=sensor_out)
+
+        return run
+
+    return Contender(f"mujoco  rollout T={threads}", "rollout", n, threads, make, pool.close)
+
+
+def gym_contender() -> Contender:
+    env = gymnasium.make(MJ_ID)
+    env.reset(seed=0)
+    actions = action_batches(1)[:, 0]
+
+    def make(k: int) -> Runner:
+        def run() -> None:
+            for i in range(k):
+                _, _, terminated, truncated, _ = env.step(actions[i % N_ACTION_BATCHES])
+                if terminated or truncated:
+                    env.reset()
+
+        return run
+
+    return Contender("gym     make(HalfCheetah-v5) loop", "gym", 1, 1, make, env.close)
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def async_contender(n: int, max_concurrency: int) -> Contender:
+    env = gymnasium.vector.AsyncVectorEnv(
+        [lambda: gymnasium.make(MJ_ID)] * n, max_concurrency=min(n, max_concurrency)
+    )
+    env.reset(seed=0)
+    actions = action_batches(n)
+    pids = [p.pid for p in env.processes]
+
+    def make(k: int) -> Runner:
+        def run() -> None:
+            for i in range(k):
+                env.step(actions[i % N_ACTION_BATCHES])
+
+        return run
+
+    def cpu_clock() -> float:  # the workers do the physics; count their CPU time too (10 ms ticks)
+        return time.process_time() + sum(proc_cpu_seconds(pid) for pid in pids)
+
+    name = f"gym     AsyncVectorEnv ({n} procs, <={min(n, max_concurrency)} busy)"
+    return Contender(name, "async", n, min(n, max_concurrency), make, env.close, cpu_clock)
+
+
+def build_contenders(n: int, threads: list[int], args, mj_model, frame_skip: int) -> list[Contender]:
+    cpus = os.cpu_count() or 1
+    out: list[Contender] = []
+    # Worker processes fork first, before this process has any native thread pools.
+    if n <= args.async_max:
+        out.append(async_contender(n, args.async_workers))
+    if n == 1:
+        out.append(gym_contender())
+    for t in threads:
+        if t <= n:
+            out.append(jolt_contender(n, t, copy=True))
+    for t in sorted({1, min(cpus, n)} & set(threads)):
+        out.append(jolt_contender(n, t, copy=False))
+    out.append(bare_contender(n))
+    for t in sorted({1, cpus}):
+        if t <= n:
+            out.append(rollout_contender(n, t, mj_model, frame_skip))
+    return out
+
+
+# ---------------------------------------------------------------- timing
+def calibrate(c: Contender, round_seconds: float) -> None:
+    """Pick vector steps per round so one round takes about round_seconds."""
+    c.run = c.make(1)
+    c.run()  # warm-up: first touch of buffers, caches, lazy initialisation
+    k = 1
+    while True:
+        c.run = c.make(k)
+        wall, _ = c.timed()
+        if wall >= round_seconds / 10 or k >= 1 << 20:
+            break
+        k *= 8
+    c.steps = max(1, round(k * round_seconds / wall))
+    c.run = c.make(c.steps)
+
+
+def measure_size(contenders: list[Contender], rounds: int, round_seconds: float) -> None:
+    for c in contenders:
+        calibrate(c, round_seconds)
+    for r in range(rounds):
+        shift = r % len(contenders)
+        for c in contenders[shift:] + contenders[:shift]:
+            c.record()
+
+
+def print_size(n: int, contenders: list[Contender]) -> None:
+    print(f"\n--- {n} env(s) ---")
+    print(f"{'contender':44} {'env-steps/s best':>16} {'median':>9} {'per CPU-s':>10} {'cpu/wall':>8} {'steps/round':>11}")
+    for c in contenders:
+        cpu_wall = c.median / c.cpu_median
+        print(
+            f"{c.name:44} {max(c.wall_rates):16.0f} {c.median:9.0f} {c.cpu_median:10.0f}"
+            f" {cpu_wall:8.2f} {c.n * c.steps:11d}"
+        )
+
+
+# ---------------------------------------------------------------- summary
+def best(contenders: list[Contender], kind: str, attr: str = "median", threads: int | None = None) -> float | None:
+    rates = [getattr(c, attr) for c in contenders if c.kind == kind and (threads is None or c.threads == threads)]
+    return max(rates) if rates else None
+
+
+def jolt_over(contenders: list[Contender], kind: str, attr: str = "median") -> float | None:
+    jolt, peer = best(contenders, "jolt", attr), best(contenders, kind, attr)
+    return jolt / peer if jolt and peer else None
+
+
+def pool_efficiency(contenders: list[Contender], t: int) -> float | None:
+    jolt, bare = best(contenders, "jolt", threads=t), best(contenders, "bare")
+    return jolt / t / bare if jolt and bare else None
+
+
+def fmt_ratio(value: float | None) -> str:
+    return f"{value:.2f}x" if value else "-"
+
+
+def fmt_pct(value: float | None) -> str:
+    return f"{value:.0%}" if value else "-"
+
+
+PEERS = [("rollout", "mujoco rollout"), ("gym", "gym env loop"), ("async", "AsyncVectorEnv")]
+
+
+def print_summary(results: dict[int, list[Contender]], cpus: int) -> None:
+    print("\n=== joltgym / peer: median rates, each side at its best config, as wall | per CPU-second ===")
+    head = "".join(f" {label:>17}" for _, label in PEERS)
+    print(f"{'n':>5} {'jolt env-steps/s':>16} {'per CPU-s':>9}{head} {'pool eff T=1':>12} {f'T={cpus}':>5}")
+    for n, cs in results.items():
+        cells = "".join(
+            f" {fmt_ratio(jolt_over(cs, k)):>8}|{fmt_ratio(jolt_over(cs, k, 'cpu_median')):<8}" for k, _ in PEERS
+        )
+        effs = f"{fmt_pct(pool_efficiency(cs, 1)):>12} {fmt_pct(pool_efficiency(cs, cpus)):>5}"
+        print(f"{n:>5} {best(cs, 'jolt'):16.0f} {best(cs, 'jolt', 'cpu_median'):9.0f}{cells} {effs}")
+
+
+def print_targets(results: dict[int, list[Contender]], mem: dict[int, float], cpus: int) -> None:
+    at256 = results.get(256, [])
+    async_n = max((n for n, cs in results.items() if best(cs, "async")), default=None)
+    t1, t2 = best(at256, "jolt", threads=1), best(at256, "jolt", threads=2)
+    mem_n = max(mem, default=None)
+    rows = [  # label, value, goal, formatter, higher is better
+        ("per CPU-s vs mujoco rollout @256", jolt_over(at256, "rollout", "cpu_median"), 1.0, fmt_ratio, True),
+        (f"wall vs AsyncVectorEnv @{async_n}", jolt_over(results.get(async_n, []), "async"), 5.0, fmt_ratio, True),
+        ("pool efficiency T=1 @256", pool_efficiency(at256, 1), 0.95, fmt_pct, True),
+        (f"pool efficiency T={cpus} @256", pool_efficiency(at256, cpus), 0.95, fmt_pct, True),
+        ("2-thread scaling @256", t2 / t1 if t1 and t2 else None, 1.85, fmt_ratio, True),
+        (f"memory KB/env @{mem_n}", mem.get(mem_n), 100.0, lambda v: f"{v:.1f}" if v else "-", False),
+    ]
+    print("\n=== targets ===")
+    for label, value, goal, fmt, higher in rows:
+        if value is None:
+            verdict = "n/a"
+        else:
+            verdict = "PASS" if (value >= goal if higher else value <= goal) else "MISS"
+        print(f"{label:36} {fmt(value):>8}  goal {'>=' if higher else '<='} {fmt(goal):>6}  {verdict}")
+
+
+# ---------------------------------------------------------------- memory
+MEM_SCRIPT = """
+import sys
+import numpy as np
+import joltgym
+from joltgym.tasks import task_spec
+from joltgym.vector import JoltVectorEnv
+
+def rss_kb():
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+
+n = int(sys.argv[1])
+before = rss_kb()
+if n == 0:
+    s = task_spec("HalfCheetah")
+    model = joltgym.load_model(s.xml_file, solver=s.solver)
+    task = s.native_task(model.native)
+else:
+    env = JoltVectorEnv(n, task="HalfCheetah")
+    env.reset(seed=0)
+    actions = np.random.default_rng(0).uniform(-1, 1, (n, 6)).astype(np.float32)
+    for _ in range(10):
+        env.step(actions)
+print(before, rss_kb())
+"""
+
+
+def rss_growth_kb(n: int) -> int | None:
+    out = subprocess.run([sys.executable, "-c", MEM_SCRIPT, str(n)], capture_output=True, text=True)
+    if out.returncode != 0:
+        last = (out.stderr.strip().splitlines() or ["?"])[-1]
+        print(f"memory probe for n={n} failed: {last}")
+        return None
+    before, after = map(int, out.stdout.split()[-2:])
+    return after - before
+
+
+def memory_section(sizes: list[int]) -> dict[int, float]:
+    print("\n=== memory: VmRSS growth in a fresh process (after imports; create + reset + 10 steps) ===")
+    model_kb = rss_growth_kb(0)
+    if model_kb is None:
+        return {}
+    print(f"model load alone (load_model + task): {model_kb} KB")
+    per_env = {}
+    for n in sizes:
+        total = rss_growth_kb(n)
+        if total is None:
+            continue
+        per_env[n] = (total - model_kb) / n
+        print(f"JoltVectorEnv({n:5}): {total:7d} KB total, {total / n:6.1f} KB/env, {per_env[n]:6.1f} KB/env without the model")
+    return per_env
+
+
+# ---------------------------------------------------------------- main
+def int_list(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x]
+
+
+def parse_args() -> argparse.Namespace:
+    cpus = os.cpu_count() or 1
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--sizes", type=int_list, default=[1, 16, 64, 256, 1024], help="env counts, comma separated")
+    p.add_argument("--threads", type=int_list, default=list(range(1, cpus + 1)), help="JoltVectorEnv thread counts")
+    p.add_argument("--rounds", type=int, default=7, help="interleaved rounds per size (default 7)")
+    p.add_argument("--round-seconds", type=float, default=0.3, help="target seconds per contender round")
+    p.add_argument("--async-max", type=int, default=16, help="largest n run with AsyncVectorEnv (one process per env)")
+    p.add_argument("--async-workers", type=int, default=min(cpus, 4), help="AsyncVectorEnv max_concurrency")
+    p.add_argument("--mem-sizes", type=int_list, default=[256, 4096], help="env counts for the memory section")
+    p.add_argument("--quick", action="store_true", help="about one minute: 5 rounds of 0.08 s")
+    args = p.parse_args()
+    if args.quick:
+        args.rounds, args.round_seconds = 5, 0.08
+    return args
+
+
+def print_header(args: argparse.Namespace) -> None:
+    print(__doc__.split("\n\n")[0])
+    print(
+        f"\nPer size: every contender is first calibrated to ~{args.round_seconds} s per round, then"
+        f" {args.rounds} rounds run interleaved\n(contender A, B, C, ... then B, C, ..., A), so load"
+        " spikes on this shared machine hit all alike.\n'best' = fastest round, 'median' = median round;"
+        " the ratio tables use medians.\nper CPU-s = env steps per CPU-second of this process (all its"
+        " threads); AsyncVectorEnv adds its workers'\nCPU time read live from /proc/<pid>/stat (10 ms ticks)."
+        " run_bare_loop reports its own wall time,\nwhich excludes building its envs. mujoco rollout has no"
+        " task logic or resets and starts from\nmid-episode states; joltgym rows include observations,"
+        " rewards and auto-reset."
+    )
+    version = envpool_version()
+    print("envpool:", f"version {version} found but not benchmarked here" if version else "not installed (skipped)")
+
+
+def main() -> None:
+    args = parse_args()
+    cpus = os.cpu_count() or 1
+    mujoco.set_mju_user_warning(MJ_WARNINGS.add)  # keeps the model's deprecation warnings out of the tables
+    t_start = time.perf_counter()
+    print_header(args)
+    print_machine()
+
+    mj_env = gymnasium.make(MJ_ID)
+    mj_model, frame_skip = mj_env.unwrapped.model, mj_env.unwrapped.frame_skip
+
+    results: dict[int, list[Contender]] = {}
+    for n in args.sizes:
+        contenders = build_contenders(n, args.threads, args, mj_model, frame_skip)
+        try:
+            measure_size(contenders, args.rounds, args.round_seconds)
+        finally:
+            for c in contenders:
+                c.close()
+        results[n] = contenders
+        print_size(n, contenders)
+
+    print_summary(results, cpus)
+    mem = memory_section(args.mem_sizes)
+    print_targets(results, mem, cpus)
+    for warning in sorted(MJ_WARNINGS):
+        print(f"(MuJoCo warning, silenced: {warning})")
+    print(f"\ntotal benchmark time {time.perf_counter() - t_start:.0f} s")
+    mj_env.close()
+
+
+if __name__ == "__main__":
+    main()
