@@ -54,7 +54,15 @@ void DefineCoreMethods(Class& cls) {
             return py::make_tuple(obs, double(outcome.reward), outcome.terminated,
                                   InfoDict(self.task().info_keys(), self.info()));
           },
-          py::arg("action"), "One environment step; returns (obs, reward, terminated, info).");
+          py::arg("action"), "One environment step; returns (obs, reward, terminated, info).")
+      .def(
+          "observe",
+          [](Self& self) {
+            py::array_t<float> obs(self.task().obs_dim());
+            self.Observe(obs.mutable_data());
+            return obs;
+          },
+          "The task's observation of the current state (e.g. after set_state).");
   DefineWorldViews(cls, [](Self& s) -> World& { return s.world(); });
 }
 

@@ -23,6 +23,8 @@ class EnvInstance {
   void Reset(std::uint64_t seed, float* obs, float* reset_info);
   // One environment step; the action must already be finite and of act_dim length.
   StepOutcome Step(const float* action, StepContext& ctx, float* obs, float* info);
+  // The task's observation of the current state.
+  void Observe(float* obs) { task_->Observe(world_, ws_, obs); }
 
  private:
   std::shared_ptr<const Task> task_;

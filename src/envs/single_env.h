@@ -24,6 +24,7 @@ class SingleEnv {
     RequireFiniteAction(action, task().act_dim());
     return env_.Step(action, ctx_, obs, info_.data());
   }
+  void Observe(float* obs) { env_.Observe(obs); }
   const std::vector<float>& info() const { return info_; }
   const std::vector<float>& reset_info() const { return reset_info_; }
 

@@ -1,0 +1,181 @@
+"""Every registered task: API contract, parity with Gymnasium's XML and v5 layouts, stability."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import joltgym
+from joltgym.model import compile_mjcf, describe
+from joltgym.tasks import TASKS
+from test_model_loading import GYMNASIUM_ASSETS, flatten
+
+GYMNASIUM_XML = {
+    "HalfCheetah": "half_cheetah.xml",
+    "Hopper": "hopper.xml",
+    "Walker2d": "walker2d_v5.xml",
+    "InvertedPendulum": "inverted_pendulum.xml",
+    "InvertedDoublePendulum": "inverted_double_pendulum.xml",
+}
+# (obs dim, act dim, frame_skip, dt) of the Gymnasium v5 task of the same name
+V5_SHAPES = {
+    "HalfCheetah": (17, 6, 5, 0.05),
+    "Hopper": (11, 3, 4, 0.008),
+    "Walker2d": (17, 6, 4, 0.008),
+    "InvertedPendulum": (4, 1, 2, 0.04),
+    "InvertedDoublePendulum": (9, 1, 5, 0.05),
+}
+ALL = sorted(TASKS)
+
+
+def test_every_task_is_registered_with_its_vector_entry_point():
+    assert sorted(GYMNASIUM_XML) == ALL
+    for name in ALL:
+        spec = gym.spec(f"joltgym/{name}-v0")
+        assert spec.max_episode_steps == gym.spec(f"{name}-v5").max_episode_steps
+        assert spec.vector_entry_point is not None
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_check_env(name):
+    check_env(gym.make(f"joltgym/{name}-v0").unwrapped, skip_render_check=True)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_shapes_and_info_keys_match_v5(name):
+    ours = gym.make(f"joltgym/{name}-v0")
+    theirs = gym.make(f"{name}-v5")
+    obs_dim, act_dim, frame_skip, dt = V5_SHAPES[name]
+    assert ours.observation_space.shape == theirs.observation_space.shape == (obs_dim,)
+    np.testing.assert_allclose(ours.action_space.low, theirs.action_space.low)
+    np.testing.assert_allclose(ours.action_space.high, theirs.action_space.high)
+    assert ours.unwrapped.frame_skip == frame_skip and ours.unwrapped.dt == pytest.approx(dt)
+    _, our_reset_info = ours.reset(seed=0)
+    _, their_reset_info = theirs.reset(seed=0)
+    assert set(our_reset_info) == set(their_reset_info)
+    action = theirs.action_space.sample()
+    *_, our_info = ours.step(action.astype(np.float32))
+    *_, their_info = theirs.step(action)
+    assert set(our_info) == set(their_info)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_our_model_compiles_to_gymnasiums(name):
+    ours = flatten(describe(compile_mjcf(TASKS[name].xml_file)))
+    theirs = flatten(describe(compile_mjcf(GYMNASIUM_ASSETS / GYMNASIUM_XML[name])))
+    assert ours.keys() == theirs.keys()
+    for key in ours:
+        np.testing.assert_allclose(ours[key], theirs[key], rtol=1e-5, atol=1e-6, err_msg=key)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_runs_from_gymnasiums_own_xml(name):
+    env = gym.make(f"joltgym/{name}-v0", xml_file=str(GYMNASIUM_ASSETS / GYMNASIUM_XML[name]))
+    env.reset(seed=0)
+    obs, *_ = env.step(env.action_space.sample())
+    assert np.isfinite(obs).all()
+
+
+def mujoco_state_obs(name: str, qpos: np.ndarray, qvel: np.ndarray) -> np.ndarray:
+    env = gym.make(f"{name}-v5").unwrapped
+    env.reset(seed=0)
+    env.set_state(qpos.astype(np.float64), qvel.astype(np.float64))
+    return env._get_obs()
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_observation_terms_equal_v5_for_the_same_state(name):
+    """Put both engines in one generalized state: every observation element must agree."""
+    ours = gym.make(f"joltgym/{name}-v0").unwrapped
+    ours.reset(seed=3)
+    rng = np.random.default_rng(3)
+    qpos = ours.init_qpos + rng.uniform(-0.1, 0.1, ours.model.nq)
+    qvel = rng.uniform(-12, 12, ours.model.nv)  # beyond the +-10 clip of some tasks
+    ours.set_state(qpos, qvel)
+    expected = mujoco_state_obs(name, qpos, qvel)
+    np.testing.assert_allclose(ours._core.observe(), expected, rtol=1e-4, atol=2e-4)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_zero_action_is_stable(name):
+    env = gym.make(f"joltgym/{name}-v0", max_episode_steps=None).unwrapped
+    env.reset(seed=0)
+    zeros = np.zeros(env.action_space.shape, np.float32)
+    for _ in range(1000):
+        obs, reward, terminated, _, _ = env.step(zeros)
+        assert np.isfinite(obs).all() and np.isfinite(reward)
+        speeds = np.abs(env._core.body_velocity())
+        assert speeds.max() < 50.0  # no explosion
+        if terminated:  # pendulums fall and walkers topple with zero action, as in MuJoCo
+            break
+    assert env._core.max_joint_anchor_error() < 2e-3
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_random_actions_hold_joints(name):
+    env = gym.make(f"joltgym/{name}-v0")
+    env.reset(seed=11)
+    core = env.unwrapped._core
+    rng = np.random.default_rng(11)
+    low, high = env.action_space.low, env.action_space.high
+    worst = 0.0
+    for _ in range(10_000):
+        obs, reward, terminated, truncated, _ = env.step(rng.uniform(low, high).astype(np.float32))
+        assert np.isfinite(obs).all() and np.isfinite(reward)
+        worst = max(worst, core.max_joint_anchor_error())
+        if terminated or truncated:
+            env.reset()
+    assert worst < 2e-3
+    assert core.update_errors == 0
+
+
+@pytest.mark.parametrize("name", ["Hopper", "Walker2d", "InvertedPendulum", "InvertedDoublePendulum"])
+def test_zero_action_episode_length_is_like_mujocos(name):
+    """Falling robots fall the way MuJoCo's do: same seeds, mean episode length within 2x."""
+
+    def mean_length(env_id):
+        lengths = []
+        for seed in range(5):
+            env = gym.make(env_id)
+            env.reset(seed=seed)
+            zeros = np.zeros(env.action_space.shape, np.float32)
+            for n in range(1, 1001):
+                *_, terminated, truncated, _ = env.step(zeros)
+                if terminated or truncated:
+                    break
+            lengths.append(n)
+        return np.mean(lengths)
+
+    ours, theirs = mean_length(f"joltgym/{name}-v0"), mean_length(f"{name}-v5")
+    assert 0.5 * theirs <= ours <= 2.0 * theirs, (ours, theirs)
+
+
+def test_hopper_health_and_termination():
+    env = gym.make("joltgym/Hopper-v0").unwrapped
+    env.reset(seed=0)
+    qpos, qvel = env.init_qpos.copy(), np.zeros(env.model.nv)
+    qpos[2] = 0.5  # torso pitched beyond healthy_angle_range
+    env.set_state(qpos, qvel)
+    _, reward, terminated, _, info = env.step(np.zeros(3, np.float32))
+    assert terminated and info["reward_survive"] == 0.0
+    env2 = gym.make("joltgym/Hopper-v0", terminate_when_unhealthy=False).unwrapped
+    env2.reset(seed=0)
+    env2.set_state(qpos, qvel)
+    *_, terminated, _, info = env2.step(np.zeros(3, np.float32))
+    assert not terminated and info["reward_survive"] == 0.0
+
+
+def test_inverted_double_pendulum_tip_and_reward():
+    env = gym.make("joltgym/InvertedDoublePendulum-v0").unwrapped
+    env.reset(seed=0)
+    env.set_state(np.zeros(3), np.zeros(3))
+    np.testing.assert_allclose(env._core.site_pos()[0], [0, 0, 1.2], atol=1e-5)
+    _, reward, terminated, _, info = env.step(np.zeros(1, np.float32))
+    assert not terminated
+    # tip at ~1.2: distance penalty (1.2 - 2)^2
+    assert info["distance_penalty"] == pytest.approx(-0.64, abs=0.01)
+    assert reward == pytest.approx(10 + info["distance_penalty"] + info["velocity_penalty"], abs=1e-5)
