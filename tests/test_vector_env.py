@@ -231,3 +231,16 @@ def test_bare_loop_reference_runs():
     model = joltgym.load_model(spec.xml_file, solver=spec.solver)
     seconds = _native.run_bare_loop(model.native, spec.native_task(model.native), 2, 5)
     assert seconds > 0
+
+
+def test_native_pool_conveniences():
+    spec = task_spec("HalfCheetah")
+    model = joltgym.load_model(spec.xml_file, solver=spec.solver)
+    pool = _native.WorldPool(model.native, spec.make_task(model), 3, num_threads=2, max_episode_steps=1000)
+    obs = pool.reset_all(seed=4)
+    assert obs.shape == (3, 17)
+    np.testing.assert_array_equal(pool.reset_one(0, seed=5), obs[1])  # env 1 had seed 4 + 1
+    obs, rewards, terminated, truncated = pool.step_all(np.zeros((3, 6), np.float32))
+    assert obs.shape == (3, 17) and rewards.shape == (3,) and not terminated.any() and not truncated.any()
+    with pytest.raises(IndexError):
+        pool.reset_one(3)

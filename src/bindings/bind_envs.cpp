@@ -76,6 +76,18 @@ class HalfCheetahCore final : public SingleEnv {
   using SingleEnv::SingleEnv;
 };
 
+// The parameters every planar runner shares (HalfCheetah uses only these).
+PlanarRunnerParams RunnerParams(float forward_reward_weight, float ctrl_cost_weight, float reset_noise_scale,
+                                bool exclude_current_positions_from_observation, int frame_skip) {
+  PlanarRunnerParams p;
+  p.forward_reward_weight = forward_reward_weight;
+  p.ctrl_cost_weight = ctrl_cost_weight;
+  p.reset_noise_scale = reset_noise_scale;
+  p.exclude_current_positions_from_observation = exclude_current_positions_from_observation;
+  p.frame_skip = frame_skip;
+  return p;
+}
+
 }  // namespace
 
 void BindEnvs(py::module_& m) {
@@ -94,12 +106,8 @@ void BindEnvs(py::module_& m) {
                        bool terminate_when_unhealthy, std::array<float, 2> healthy_z_range,
                        std::array<float, 2> healthy_angle_range, bool check_state_range,
                        std::array<float, 2> healthy_state_range) {
-             PlanarRunnerParams p;
-             p.forward_reward_weight = forward_reward_weight;
-             p.ctrl_cost_weight = ctrl_cost_weight;
-             p.reset_noise_scale = reset_noise_scale;
-             p.exclude_current_positions_from_observation = exclude_current_positions_from_observation;
-             p.frame_skip = frame_skip;
+             PlanarRunnerParams p = RunnerParams(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+                                                 exclude_current_positions_from_observation, frame_skip);
              p.uniform_velocity_noise = uniform_velocity_noise;
              p.qvel_clip = qvel_clip;
              p.has_health = has_health;
@@ -146,12 +154,8 @@ void BindEnvs(py::module_& m) {
   py::class_<HalfCheetahCore> cheetah(m, "HalfCheetahCore", "HalfCheetah task logic (Gymnasium HalfCheetah-v5 conventions).");
   cheetah.def(py::init([](std::shared_ptr<CompiledModel> model, float forward_reward_weight, float ctrl_cost_weight,
                           float reset_noise_scale, bool exclude_current_positions_from_observation, int frame_skip) {
-                PlanarRunnerParams p;
-                p.forward_reward_weight = forward_reward_weight;
-                p.ctrl_cost_weight = ctrl_cost_weight;
-                p.reset_noise_scale = reset_noise_scale;
-                p.exclude_current_positions_from_observation = exclude_current_positions_from_observation;
-                p.frame_skip = frame_skip;
+                PlanarRunnerParams p = RunnerParams(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+                                                    exclude_current_positions_from_observation, frame_skip);
                 return std::make_unique<HalfCheetahCore>(model, std::make_shared<PlanarRunnerTask>(*model, p));
               }),
               py::arg("model"), py::arg("forward_reward_weight") = 1.0f, py::arg("ctrl_cost_weight") = 0.1f,

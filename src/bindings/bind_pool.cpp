@@ -139,7 +139,60 @@ void BindPool(py::module_& m) {
           },
           py::arg("actions"), py::arg("obs"), py::arg("rewards"), py::arg("terminated"), py::arg("truncated"),
           py::arg("infos"), py::arg("was_reset"), py::arg("final_obs"), py::arg("final_infos"),
-          "Step every env into the given buffers.");
+          "Step every env into the given buffers.")
+      // Allocating conveniences (the original WorldPool API); JoltVectorEnv uses the *_into calls.
+      .def(
+          "reset_all",
+          [](py::object self, const py::object& seed) {
+            WorldPool& pool = self.cast<WorldPool&>();
+            const py::ssize_t n = pool.num_envs();
+            py::array_t<float> obs({n, py::ssize_t(pool.obs_dim())});
+            py::array_t<float> infos({n, py::ssize_t(pool.task().info_keys().size())});
+            py::object seeds = py::none();
+            if (!seed.is_none()) {
+              py::array_t<std::uint64_t> s(n);
+              for (py::ssize_t i = 0; i < n; ++i) s.mutable_at(i) = seed.cast<std::uint64_t>() + std::uint64_t(i);
+              seeds = s;
+            }
+            self.attr("reset_into")(obs, infos, seeds, py::none());
+            return obs;
+          },
+          py::arg("seed") = py::none(), "Reset every env (env i gets seed + i); returns observations.")
+      .def(
+          "reset_one",
+          [](py::object self, int index, const py::object& seed) {
+            WorldPool& pool = self.cast<WorldPool&>();
+            const py::ssize_t n = pool.num_envs();
+            if (index < 0 || index >= n) throw py::index_error("env index " + std::to_string(index) + " out of range");
+            py::array_t<float> obs({n, py::ssize_t(pool.obs_dim())});
+            py::array_t<float> infos({n, py::ssize_t(pool.task().info_keys().size())});
+            py::array_t<bool> mask(n);
+            std::fill(mask.mutable_data(), mask.mutable_data() + n, false);
+            mask.mutable_at(index) = true;
+            py::object seeds = py::none();
+            if (!seed.is_none()) {
+              py::array_t<std::uint64_t> s(n);
+              std::fill(s.mutable_data(), s.mutable_data() + n, seed.cast<std::uint64_t>());
+              seeds = s;
+            }
+            self.attr("reset_into")(obs, infos, seeds, mask);
+            return py::array_t<float>(obs[py::int_(index)]);
+          },
+          py::arg("index"), py::arg("seed") = py::none(), "Reset one env; returns its observation.")
+      .def(
+          "step_all",
+          [](py::object self, const py::object& actions) {
+            WorldPool& pool = self.cast<WorldPool&>();
+            const py::ssize_t n = pool.num_envs(), od = pool.obs_dim();
+            const py::ssize_t columns = py::ssize_t(pool.task().info_keys().size());
+            py::array_t<float> obs({n, od}), final_obs({n, od});
+            py::array_t<float> rewards(n), infos({n, columns}), final_infos({n, columns});
+            py::array_t<bool> terminated(n), truncated(n), was_reset(n);
+            self.attr("step_into")(actions, obs, rewards, terminated, truncated, infos, was_reset, final_obs,
+                                   final_infos);
+            return py::make_tuple(obs, rewards, terminated, truncated);
+          },
+          py::arg("actions"), "Step every env; returns (obs, rewards, terminated, truncated).");
 }
 
 }  // namespace joltgym::bindings
