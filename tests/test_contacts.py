@@ -79,3 +79,34 @@ def test_friction_combines_by_max(build_world, floor, puck):
     world.step(np.zeros(0, np.float32), nsteps=50)  # 0.1 s of sliding
     deceleration = (2.0 - world.qvel[0]) / 0.1
     assert deceleration == pytest.approx(max(floor, puck) * 9.81, rel=0.05)
+
+
+WELDED_FOOT = """
+<mujoco>
+  <option timestep="0.005"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="5 5 0.1"/>
+    <body name="box" pos="0.3 -0.2 0.2">
+      <freejoint/>
+      <geom type="box" size="0.2 0.15 0.1" mass="3"/>
+      <body name="foot" pos="0.2 0 0">
+        <geom type="sphere" size="0.05" mass="1" pos="0.05 0 -0.1"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def test_contact_forces_of_a_resting_body_sum_to_its_weight_and_name_welded_bodies(build_world):
+    """cfrc_ext: the box rests on its edge and on a sphere of a welded (jointless) body."""
+    model, world = build_world(WELDED_FOOT)
+    world.step(np.zeros(0, np.float32), nsteps=400)
+    cfrc = world.contact_forces()
+    assert cfrc.shape == (3, 6)  # world, box, foot
+    np.testing.assert_allclose(cfrc[:, 3:].sum(axis=0), [0, 0, 4 * 9.81], atol=1e-3)
+    assert cfrc[1, 5] > 1.0 and cfrc[2, 5] > 1.0  # each MuJoCo body gets its own share
+    # at rest the torques about the centre of mass balance gravity's (zero) torque
+    np.testing.assert_allclose(cfrc[:, :3].sum(axis=0), [0, 0, 0], atol=1e-2)
+    for body, mj_body, point, force in world.contact_points():
+        assert abs(point[2]) < 1e-3  # contacts sit on the floor

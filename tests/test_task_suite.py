@@ -15,6 +15,7 @@ from joltgym.tasks import TASKS
 from test_model_loading import GYMNASIUM_ASSETS, flatten
 
 GYMNASIUM_XML = {
+    "Ant": "ant.xml",
     "HalfCheetah": "half_cheetah.xml",
     "Hopper": "hopper.xml",
     "Walker2d": "walker2d_v5.xml",
@@ -23,6 +24,7 @@ GYMNASIUM_XML = {
 }
 # (obs dim, act dim, frame_skip, dt) of the Gymnasium v5 task of the same name
 V5_SHAPES = {
+    "Ant": (105, 8, 5, 0.05),
     "HalfCheetah": (17, 6, 5, 0.05),
     "Hopper": (11, 3, 4, 0.008),
     "Walker2d": (17, 6, 4, 0.008),
@@ -95,6 +97,10 @@ def test_observation_terms_equal_v5_for_the_same_state(name):
     rng = np.random.default_rng(3)
     qpos = ours.init_qpos + rng.uniform(-0.1, 0.1, ours.model.nq)
     qvel = rng.uniform(-12, 12, ours.model.nv)  # beyond the +-10 clip of some tasks
+    for j in range(ours.model.mj_model.njnt):
+        if ours.model.mj_model.jnt_type[j] == 0:  # free joint: we report unit quaternions (MuJoCo
+            adr = ours.model.mj_model.jnt_qposadr[j] + 3  # normalises them at its first step)
+            qpos[adr : adr + 4] /= np.linalg.norm(qpos[adr : adr + 4])
     ours.set_state(qpos, qvel)
     expected = mujoco_state_obs(name, qpos, qvel)
     np.testing.assert_allclose(ours._core.observe(), expected, rtol=1e-4, atol=2e-4)

@@ -86,6 +86,17 @@ class JoltModel:
     def timestep(self) -> float:
         return float(self.mj_model.opt.timestep)
 
+    def simulated_body_index(self, body: int | str) -> int:
+        """The simulated (Jolt) body of a MuJoCo body given by id or name, as Gymnasium's main_body."""
+        mj_id = self.mj_model.body(body).id if isinstance(body, str) else int(body)
+        if not 0 < mj_id < self.mj_model.nbody:
+            raise ValueError(f"body {body!r} is not a moving body of {self.path.name}")
+        weld = int(self.mj_model.body_weldid[mj_id])
+        for index, desc in enumerate(self.native.desc.bodies):
+            if weld in desc.mj_bodies:
+                return index
+        raise ValueError(f"body {body!r} is welded to the world")
+
 
 def resolve_model_path(path: str | os.PathLike) -> Path:
     """An absolute path, or a file name looked up in joltgym's assets."""
@@ -179,6 +190,7 @@ def _geom_desc(m: mujoco.MjModel, d: mujoco.MjData, g: int, frame_pos, frame_rot
     geom.contype = int(m.geom_contype[g])
     geom.conaffinity = int(m.geom_conaffinity[g])
     geom.friction = float(m.geom_friction[g][0])
+    geom.mj_body = int(m.geom_bodyid[g])
     return geom
 
 
@@ -200,6 +212,7 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
     desc.timestep = float(m.opt.timestep)
     desc.gravity = [float(x) for x in m.opt.gravity]
     desc.nq, desc.nv = int(m.nq), int(m.nv)
+    desc.mj_nbody = int(m.nbody)
 
     bodies = []
     for b in simulated:

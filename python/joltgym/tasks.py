@@ -36,6 +36,12 @@ INVERTED_PENDULUM_SOLVER = SolverSettings(substeps=2, velocity_iterations=8, pos
 INVERTED_DOUBLE_PENDULUM_SOLVER = SolverSettings(substeps=2, velocity_iterations=8, position_iterations=2, baumgarte=0.5)
 
 
+# Ant (dt 0.01; armature 1 on links of ~1e-3 inertia), 3000 steps:
+#   2 /  8 / 2, 1.0: 6.2 mm / 204 | 3 / 10 / 2, 1.0: 2.2 mm / 2 | 4 / 10 / 2, 1.0: 1.9 mm / 0
+#   4 / 14 / 2, 1.0: 1.3 mm / 0   | 4 / 10 / 4, 1.0: 1.4 mm / 0 | 5 / 20 / 2, 0.5: 1.0 mm / 0 (slowest)
+ANT_SOLVER = SolverSettings(substeps=4, velocity_iterations=14, position_iterations=2, baumgarte=1.0)
+
+
 @dataclass(frozen=True)
 class TaskSpec:
     name: str
@@ -59,6 +65,8 @@ class TaskSpec:
         arguments = dict(self.preset)
         for key, value in kwargs.items():
             arguments[self.renamed.get(key, key)] = value
+        if "main_body" in arguments:
+            arguments["main_body"] = model.simulated_body_index(arguments["main_body"])
         if "healthy_state_range" in kwargs:
             arguments["check_state_range"] = True
         return self.native_task(model.native, **arguments)
@@ -121,6 +129,15 @@ TASKS: dict[str, TaskSpec] = {
             env_entry_point="joltgym.envs.inverted_pendulum:InvertedDoublePendulumEnv",
             max_episode_steps=1000,
             reward_threshold=9100.0,
+        ),
+        TaskSpec(
+            name="Ant",
+            xml_file="ant.xml",
+            solver=ANT_SOLVER,
+            native_task=_native.AntTask,
+            env_entry_point="joltgym.envs.ant:AntEnv",
+            max_episode_steps=1000,
+            reward_threshold=6000.0,
         ),
     )
 }

@@ -5,6 +5,7 @@
 #include "bindings/world_arrays.h"
 
 #include "envs/single_env.h"
+#include "tasks/ant.h"
 #include "tasks/inverted_double_pendulum.h"
 #include "tasks/inverted_pendulum.h"
 #include "tasks/planar_runner.h"
@@ -143,6 +144,34 @@ void BindEnvs(py::module_& m) {
            }),
            py::arg("model"), py::arg("healthy_reward") = 10.0f, py::arg("reset_noise_scale") = 0.1f,
            py::arg("frame_skip") = 5);
+
+  py::class_<AntTask, Task, std::shared_ptr<AntTask>>(m, "AntTask", "Ant (Gymnasium Ant-v5 conventions).")
+      .def(py::init([](std::shared_ptr<CompiledModel> model, float forward_reward_weight, float ctrl_cost_weight,
+                       float contact_cost_weight, float healthy_reward, bool terminate_when_unhealthy,
+                       std::array<float, 2> healthy_z_range, std::array<float, 2> contact_force_range,
+                       float reset_noise_scale, bool exclude_current_positions_from_observation,
+                       bool include_cfrc_ext_in_observation, int frame_skip, int main_body) {
+             AntParams p;
+             p.forward_reward_weight = forward_reward_weight;
+             p.ctrl_cost_weight = ctrl_cost_weight;
+             p.contact_cost_weight = contact_cost_weight;
+             p.healthy_reward = healthy_reward;
+             p.terminate_when_unhealthy = terminate_when_unhealthy;
+             p.healthy_z_range = healthy_z_range;
+             p.contact_force_range = contact_force_range;
+             p.reset_noise_scale = reset_noise_scale;
+             p.exclude_current_positions_from_observation = exclude_current_positions_from_observation;
+             p.include_cfrc_ext_in_observation = include_cfrc_ext_in_observation;
+             p.frame_skip = frame_skip;
+             p.main_body = main_body;
+             return std::make_shared<AntTask>(*model, p);
+           }),
+           py::arg("model"), py::arg("forward_reward_weight") = 1.0f, py::arg("ctrl_cost_weight") = 0.5f,
+           py::arg("contact_cost_weight") = 5e-4f, py::arg("healthy_reward") = 1.0f,
+           py::arg("terminate_when_unhealthy") = true, py::arg("healthy_z_range") = std::array<float, 2>{0.2f, 1.0f},
+           py::arg("contact_force_range") = std::array<float, 2>{-1.0f, 1.0f}, py::arg("reset_noise_scale") = 0.1f,
+           py::arg("exclude_current_positions_from_observation") = true,
+           py::arg("include_cfrc_ext_in_observation") = true, py::arg("frame_skip") = 5, py::arg("main_body") = 0);
 
   py::class_<TaskCore> core(m, "TaskCore", "The single-environment face of any task.");
   core.def(py::init([](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task) {

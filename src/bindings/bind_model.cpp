@@ -29,7 +29,8 @@ void BindModel(py::module_& m) {
       .def_readwrite("quat", &GeomDesc::quat)
       .def_readwrite("contype", &GeomDesc::contype)
       .def_readwrite("conaffinity", &GeomDesc::conaffinity)
-      .def_readwrite("friction", &GeomDesc::friction);
+      .def_readwrite("friction", &GeomDesc::friction)
+      .def_readwrite("mj_body", &GeomDesc::mj_body);
   py::class_<BodyDesc>(m, "BodyDesc")
       .def(py::init<>())
       .def_readwrite("name", &BodyDesc::name)
@@ -93,6 +94,7 @@ void BindModel(py::module_& m) {
       .def_readwrite("excluded_pairs", &ModelDesc::excluded_pairs)
       .def_readwrite("nq", &ModelDesc::nq)
       .def_readwrite("nv", &ModelDesc::nv)
+      .def_readwrite("mj_nbody", &ModelDesc::mj_nbody)
       .def_readwrite("solver", &ModelDesc::solver);
 
   py::class_<CompiledModel, std::shared_ptr<CompiledModel>>(m, "Model",

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "physics/world.h"
+#include "tasks/contact_terms.h"
 
 #include "bindings/array_convert.h"
 
@@ -94,6 +95,31 @@ void DefineWorldViews(Class& cls, GetWorld get) {
             return out;
           },
           "World position of each model site, (num_sites, 3).")
+      .def(
+          "contact_forces",
+          [get](Self& s) {
+            World& w = get(s);
+            py::array_t<float> out({py::ssize_t(w.model().desc().mj_nbody), py::ssize_t(6)});
+            ExternalContactForces(w, out.mutable_data());
+            return out;
+          },
+          "MuJoCo's cfrc_ext of the last physics update: (torque, force) per MuJoCo body, world axes, "
+          "torque about the robot's centre of mass.")
+      .def(
+          "contact_points",
+          [get](Self& s) {
+            World& w = get(s);
+            py::list out;
+            for (const ContactForce& c : w.ReadContactForces()) {
+              const int body = w.BodyIndex(c.body);
+              if (body < 0) continue;
+              out.append(py::make_tuple(body, int(c.geom_tag) - 1,
+                                        py::make_tuple(float(c.point.GetX()), float(c.point.GetY()), float(c.point.GetZ())),
+                                        py::make_tuple(c.force.GetX(), c.force.GetY(), c.force.GetZ())));
+            }
+            return out;
+          },
+          "Contact points of the last update on simulated bodies: (body, mujoco body, point, force) each.")
       .def(
           "joint_limit_force", [get](Self& s, int joint) {
             World& w = get(s);

@@ -11,6 +11,7 @@ EnvInstance::EnvInstance(ModelPtr model, std::shared_ptr<const Task> task)
   ws_.qpos.assign(size_t(m.nq()), 0.0f);
   ws_.qvel.assign(size_t(m.nv()), 0.0f);
   ws_.ctrl.assign(size_t(m.nu()), 0.0f);
+  ws_.contact_forces.assign(size_t(m.desc().mj_nbody) * 6, 0.0f);
 }
 
 void EnvInstance::Reset(std::uint64_t seed, float* obs, float* reset_info) {

@@ -23,6 +23,7 @@ struct GeomDesc {
   int contype = 1;
   int conaffinity = 1;
   float friction = 1.0f;    // sliding friction; torsional and rolling are not modelled
+  int mj_body = -1;         // the MuJoCo body that owns the geom (bodies may be welded together)
 };
 
 // One simulated body: a MuJoCo body that carries joints, with every jointless
@@ -96,6 +97,7 @@ struct ModelDesc {
   std::vector<std::array<int, 2>> excluded_pairs;  // body index pairs, -1 = world
   int nq = 0;
   int nv = 0;
+  int mj_nbody = 0;                   // MuJoCo's body count, world included
   SolverDesc solver;
 };
 

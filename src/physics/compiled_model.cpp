@@ -109,6 +109,8 @@ void CompiledModel::CompileBodies() {
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c) b.mass.mInertia(r, c) = d.inertia[3 * r + c];
     b.friction = BodyContactProps(d).friction;
+    for (const GeomDesc& g : d.geoms)
+      if (Collides(g) && g.mj_body != d.geoms.front().mj_body) b.keep_manifolds_apart = true;
   }
 }
 
@@ -242,7 +244,7 @@ void CompiledModel::CompileCollisionTable() {
       s.pos = JPH::RVec3::sZero();
       s.rot = JPH::Quat::sIdentity();
     } else {
-      GeomPrimitive p = MakeGeomPrimitive(g, "world");
+      GeomPrimitive p = MakeGeomPrimitive(g, "world");  // tag 0: mj_body of world geoms is -1
       s.shape = p.shape;
       s.pos = JPH::RVec3(pos);
       s.rot = (rot * p.to_geom_frame).Normalized();

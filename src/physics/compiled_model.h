@@ -46,6 +46,9 @@ struct CompiledBody {
   JPH::Quat rel_rot0;
   float friction = 1.0f;
   int collision_entry = 0;
+  // Geoms of several MuJoCo bodies (welded): keep Jolt from merging their contact
+  // manifolds, so each contact still names the geom (and MuJoCo body) it touches.
+  bool keep_manifolds_apart = false;
   std::vector<int> joints;   // MuJoCo order
 };
 

@@ -27,9 +27,8 @@ std::string Describe(const GeomDesc& geom, const std::string& owner) {
   return "geom '" + (geom.name.empty() ? std::string("<unnamed>") : geom.name) + "' of body '" + owner + "'";
 }
 
-}  // namespace
 
-GeomPrimitive MakeGeomPrimitive(const GeomDesc& geom, const std::string& owner) {
+GeomPrimitive MakeUntaggedPrimitive(const GeomDesc& geom, const std::string& owner) {
   const auto& s = geom.size;
   switch (geom.type) {
     case GeomType::Sphere:
@@ -44,6 +43,15 @@ GeomPrimitive MakeGeomPrimitive(const GeomDesc& geom, const std::string& owner) 
       throw UnsupportedFeature(Describe(geom, owner) + ": a plane can only belong to the world body");
   }
   throw UnsupportedFeature(Describe(geom, owner) + ": unsupported geom type " + std::to_string(int(geom.type)));
+}
+
+}  // namespace
+
+GeomPrimitive MakeGeomPrimitive(const GeomDesc& geom, const std::string& owner) {
+  GeomPrimitive primitive = MakeUntaggedPrimitive(geom, owner);
+  // Contacts name the leaf shape they touch; its user data tells which MuJoCo body that is.
+  primitive.shape->SetUserData(JPH::uint64(geom.mj_body + 1));
+  return primitive;
 }
 
 JPH::RefConst<JPH::Shape> MakeBodyShape(const std::vector<GeomDesc>& geoms, JPH::Vec3 com,

@@ -19,7 +19,7 @@ inline bool Collides(const GeomDesc& g) { return g.contype != 0 || g.conaffinity
 // The geom's primitive and the rotation that takes the primitive's frame into the
 // geom's frame (MuJoCo's capsules and cylinders run along local Z; Jolt's along Y).
 struct GeomPrimitive {
-  JPH::RefConst<JPH::Shape> shape;
+  JPH::Ref<JPH::Shape> shape;
   JPH::Quat to_geom_frame = JPH::Quat::sIdentity();
 };
 GeomPrimitive MakeGeomPrimitive(const GeomDesc& geom, const std::string& owner);

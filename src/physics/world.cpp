@@ -95,8 +95,11 @@ void World::CreateBodies() {
     settings.mAllowSleeping = false;
     settings.mFriction = b.friction;
     settings.mRestitution = 0.0f;
+    settings.mUseManifoldReduction = !b.keep_manifolds_apart;
     settings.mCollisionGroup = JPH::CollisionGroup(m.collision_filter(), JPH::uint32(b.collision_entry), 0);
     JPH::BodyID id = bi.CreateAndAddBody(settings, JPH::EActivation::Activate);
+    if (body_index_of_id_.size() <= id.GetIndex()) body_index_of_id_.resize(id.GetIndex() + 1, -1);
+    body_index_of_id_[id.GetIndex()] = int(bodies_.size());
     bodies_.push_back(locks.TryGetBody(id));
   }
 }
@@ -444,6 +447,16 @@ void World::Step(const float* ctrl, StepContext& ctx) {
 float World::JointLimitForce(int joint) const {
   const JointAxisConstraint* row = axis_rows_[size_t(joint)].GetPtr();
   return row && last_update_dt_ > 0.0f ? row->limit_impulse() / last_update_dt_ : 0.0f;
+}
+
+const std::vector<ContactForce>& World::ReadContactForces() {
+  contact_reader_.Read(system_, last_update_dt_, contacts_);
+  return contacts_;
+}
+
+int World::BodyIndex(JPH::BodyID id) const {
+  const JPH::uint32 i = id.GetIndex();
+  return i < body_index_of_id_.size() ? body_index_of_id_[i] : -1;
 }
 
 JPH::RVec3 World::SitePosition(int site) const {

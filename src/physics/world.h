@@ -3,6 +3,7 @@
 #pragma once
 
 #include "physics/compiled_model.h"
+#include "physics/contact_forces.h"
 #include "physics/joint_axis_constraint.h"
 #include "physics/state_buffer.h"
 #include "physics/step_context.h"
@@ -40,6 +41,10 @@ class World {
   // Generalized force the joint's range limit applied in the last physics update
   // (MuJoCo's qfrc_constraint for that dof, without contacts).
   float JointLimitForce(int joint) const;
+  // Contact forces of the last physics update, read on demand from Jolt's cache.
+  const std::vector<ContactForce>& ReadContactForces();
+  // Index of a simulated body from its Jolt id, or -1 (static bodies).
+  int BodyIndex(JPH::BodyID id) const;
   // World position of a model site.
   JPH::RVec3 SitePosition(int site) const;
 
@@ -89,6 +94,9 @@ class World {
   StateBuffer initial_state_;
   std::vector<float> initial_angle_;
   unsigned update_errors_ = 0;
+  ContactForceReader contact_reader_;
+  std::vector<ContactForce> contacts_;
+  std::vector<int> body_index_of_id_;
   float last_update_dt_ = 0.0f;
 };
 

@@ -22,6 +22,7 @@ struct TaskWorkspace {
   std::vector<float> qpos;
   std::vector<float> qvel;
   std::vector<float> ctrl;
+  std::vector<float> contact_forces;  // cfrc_ext, 6 per MuJoCo body
 };
 
 class Task {

@@ -1,0 +1,38 @@
+// MuJoCo's cfrc_ext from the last physics update's contacts.
+#pragma once
+
+#include "physics/world.h"
+
+#include <algorithm>
+
+namespace joltgym {
+
+// Per MuJoCo body (world included, mj_nbody rows of 6): the spatial force that
+// contacts exert on it, (torque, force) in world axes, the torque taken about the
+// robot's centre of mass (MuJoCo's c-frame: the subtree COM of the tree's root).
+// Contacts on welded geoms go to the MuJoCo body that owns the geom.
+inline void ExternalContactForces(World& world, float* out) {
+  const ModelDesc& desc = world.model().desc();
+  std::fill(out, out + size_t(desc.mj_nbody) * 6, 0.0f);
+  JPH::RVec3 weighted = JPH::RVec3::sZero();
+  float mass = 0.0f;
+  for (int b = 0; b < world.num_bodies(); ++b) {
+    const float m = desc.bodies[size_t(b)].mass;
+    weighted += m * world.body(b).GetCenterOfMassPosition();
+    mass += m;
+  }
+  const JPH::RVec3 centre = weighted / mass;
+  for (const ContactForce& c : world.ReadContactForces()) {
+    if (world.BodyIndex(c.body) < 0 || c.geom_tag == 0) continue;
+    const int mj_body = int(c.geom_tag) - 1;
+    if (mj_body <= 0 || mj_body >= desc.mj_nbody) continue;
+    const JPH::Vec3 torque = JPH::Vec3(c.point - centre).Cross(c.force);
+    float* row = out + size_t(mj_body) * 6;
+    for (int k = 0; k < 3; ++k) {
+      row[k] += torque[k];
+      row[3 + k] += c.force[k];
+    }
+  }
+}
+
+}  // namespace joltgym
