@@ -21,6 +21,7 @@ GYMNASIUM_XML = {
     "Walker2d": "walker2d_v5.xml",
     "InvertedPendulum": "inverted_pendulum.xml",
     "InvertedDoublePendulum": "inverted_double_pendulum.xml",
+    "Swimmer": "swimmer.xml",
 }
 # (obs dim, act dim, frame_skip, dt) of the Gymnasium v5 task of the same name
 V5_SHAPES = {
@@ -30,6 +31,7 @@ V5_SHAPES = {
     "Walker2d": (17, 6, 4, 0.008),
     "InvertedPendulum": (4, 1, 2, 0.04),
     "InvertedDoublePendulum": (9, 1, 5, 0.05),
+    "Swimmer": (8, 2, 4, 0.04),
 }
 ALL = sorted(TASKS)
 
@@ -185,3 +187,48 @@ def test_inverted_double_pendulum_tip_and_reward():
     # tip at ~1.2: distance penalty (1.2 - 2)^2
     assert info["distance_penalty"] == pytest.approx(-0.64, abs=0.01)
     assert reward == pytest.approx(10 + info["distance_penalty"] + info["velocity_penalty"], abs=1e-5)
+
+
+def test_swimmer_matches_mujoco_open_loop():
+    """Fluid forces (MuJoCo's inertia-box model): the same stroke moves both swimmers alike."""
+    results = {}
+    for env_id in ("Swimmer-v5", "joltgym/Swimmer-v0"):
+        env = gym.make(env_id).unwrapped
+        env.reset(seed=0)
+        env.set_state(env.init_qpos.copy(), np.zeros(env.model.nv))
+        for t in range(300):
+            *_, info = env.step(np.array([np.sin(0.3 * t), np.cos(0.3 * t)], np.float32))
+        results[env_id] = info["x_position"]
+    assert results["Swimmer-v5"] > 0.2  # the stroke really swims
+    assert results["joltgym/Swimmer-v0"] == pytest.approx(results["Swimmer-v5"], rel=0.05)
+
+
+FLUID_BOX = """
+<mujoco>
+  <option timestep="0.002" density="1000" viscosity="0.5" gravity="0 0 0"/>
+  <worldbody>
+    <body name="b" pos="0 0 1" euler="10 20 30">
+      <freejoint/>
+      <geom type="box" size="0.2 0.1 0.05" mass="2" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def test_fluid_drag_on_a_tumbling_box_matches_mujoco(tmp_path):
+    import mujoco
+
+    path = tmp_path / "fluid.xml"
+    path.write_text(FLUID_BOX)
+    model = joltgym.load_model(path)
+    world = joltgym._native.World(model.native)
+    data = mujoco.MjData(model.mj_model)
+    qvel = np.array([1.0, -0.5, 0.3, 2.0, -1.0, 3.0])
+    data.qpos[:], data.qvel[:] = model.init_qpos, qvel
+    world.set_state(model.init_qpos, qvel)
+    for _ in range(100):
+        mujoco.mj_step(model.mj_model, data)
+        world.step(np.zeros(0, np.float32))
+    np.testing.assert_allclose(world.qvel, data.qvel, rtol=2e-3, atol=2e-3)
+    assert np.abs(data.qvel).max() < 0.6 * np.abs(qvel).max()  # drag really slowed it

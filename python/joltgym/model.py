@@ -150,8 +150,10 @@ def _check_supported(m: mujoco.MjModel) -> None:
         fail("<contact><pair>", "explicit contact pairs")
     if m.nmocap:
         fail("mocap body", "mocap bodies")
-    if m.opt.density != 0 or m.opt.viscosity != 0:
-        fail("<option>", "fluid forces (density/viscosity)")
+    if np.any(m.opt.wind != 0):
+        fail("<option>", "wind")
+    if hasattr(m, "geom_fluid") and np.any(m.geom_fluid[:, 0] != 0):
+        fail("geom fluidshape", "the ellipsoid fluid model (the inertia-box model is supported)")
     for t in range(m.ntendon):
         acted_on = np.any((m.actuator_trntype == mujoco.mjtTrn.mjTRN_TENDON) & (m.actuator_trnid[:, 0] == t))
         if acted_on or m.tendon_stiffness[t] != 0 or m.tendon_damping[t] != 0 or m.tendon_limited[t]:
@@ -211,6 +213,8 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
     desc.name = m.names[: m.names.index(b"\0")].decode() if m.names else ""
     desc.timestep = float(m.opt.timestep)
     desc.gravity = [float(x) for x in m.opt.gravity]
+    desc.density = float(m.opt.density)
+    desc.viscosity = float(m.opt.viscosity)
     desc.nq, desc.nv = int(m.nq), int(m.nv)
     desc.mj_nbody = int(m.nbody)
 

@@ -9,6 +9,7 @@
 #include "tasks/inverted_double_pendulum.h"
 #include "tasks/inverted_pendulum.h"
 #include "tasks/planar_runner.h"
+#include "tasks/swimmer.h"
 
 #include <pybind11/stl.h>
 
@@ -172,6 +173,17 @@ void BindEnvs(py::module_& m) {
            py::arg("contact_force_range") = std::array<float, 2>{-1.0f, 1.0f}, py::arg("reset_noise_scale") = 0.1f,
            py::arg("exclude_current_positions_from_observation") = true,
            py::arg("include_cfrc_ext_in_observation") = true, py::arg("frame_skip") = 5, py::arg("main_body") = 0);
+
+  py::class_<SwimmerTask, Task, std::shared_ptr<SwimmerTask>>(m, "SwimmerTask", "Swimmer (Gymnasium Swimmer-v5).")
+      .def(py::init([](std::shared_ptr<CompiledModel> model, float forward_reward_weight, float ctrl_cost_weight,
+                       float reset_noise_scale, bool exclude_current_positions_from_observation, int frame_skip) {
+             return std::make_shared<SwimmerTask>(
+                 *model, SwimmerParams{forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+                                       exclude_current_positions_from_observation, frame_skip});
+           }),
+           py::arg("model"), py::arg("forward_reward_weight") = 1.0f, py::arg("ctrl_cost_weight") = 1e-4f,
+           py::arg("reset_noise_scale") = 0.1f, py::arg("exclude_current_positions_from_observation") = true,
+           py::arg("frame_skip") = 4);
 
   py::class_<TaskCore> core(m, "TaskCore", "The single-environment face of any task.");
   core.def(py::init([](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task) {

@@ -86,6 +86,8 @@ void BindModel(py::module_& m) {
       .def_readwrite("name", &ModelDesc::name)
       .def_readwrite("timestep", &ModelDesc::timestep)
       .def_readwrite("gravity", &ModelDesc::gravity)
+      .def_readwrite("density", &ModelDesc::density)
+      .def_readwrite("viscosity", &ModelDesc::viscosity)
       .def_readwrite("bodies", &ModelDesc::bodies)
       .def_readwrite("world_geoms", &ModelDesc::world_geoms)
       .def_readwrite("joints", &ModelDesc::joints)

@@ -89,6 +89,8 @@ struct ModelDesc {
   std::string name;
   float timestep = 0.002f;
   Vec3f gravity{0, 0, -9.81f};
+  float density = 0.0f;        // fluid density and viscosity (MuJoCo's inertia-box fluid model)
+  float viscosity = 0.0f;
   std::vector<BodyDesc> bodies;       // parents before children
   std::vector<GeomDesc> world_geoms;  // static geoms, world frame
   std::vector<JointDesc> joints;      // MuJoCo's joint order

@@ -6,6 +6,7 @@
 
 #include <Jolt/Physics/Collision/Shape/PlaneShape.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace joltgym {
@@ -108,6 +109,15 @@ void CompiledModel::CompileBodies() {
     b.mass.mInertia = JPH::Mat44::sIdentity();
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c) b.mass.mInertia(r, c) = d.inertia[3 * r + c];
+    JPH::Mat44 principal;
+    JPH::Vec3 moments;
+    if (!b.mass.DecomposePrincipalMomentsOfInertia(principal, moments))
+      throw std::invalid_argument("body '" + d.name + "': inertia is not positive definite");
+    b.inertia_frame = principal.GetQuaternion().Normalized();
+    for (int i = 0; i < 3; ++i) {
+      const float span = moments[(i + 1) % 3] + moments[(i + 2) % 3] - moments[i];
+      b.fluid_box.SetComponent(i, std::sqrt(std::max(0.0f, 1.5f * span / d.mass)));
+    }
     b.friction = BodyContactProps(d).friction;
     for (const GeomDesc& g : d.geoms)
       if (Collides(g) && g.mj_body != d.geoms.front().mj_body) b.keep_manifolds_apart = true;
@@ -191,8 +201,7 @@ void CompiledModel::CompileJoints() {
       throw UnsupportedFeature("body '" + b.name + "': planar root joints must run along distinct world axes");
     for (int jj : js) {
       const CompiledJoint& c = joints_[jj];
-      if (c.has_drive_row || c.stiffness != 0.0f || c.limited)
-        throw UnsupportedFeature("joint '" + c.name + "': planar root joints must be unlimited and passive-free");
+      if (c.limited) throw UnsupportedFeature("joint '" + c.name + "': limited planar root joints");
     }
     b.attachment = Attachment::Planar;
     b.allowed_dofs = TranslationDOF(t0) | TranslationDOF(t1) | RotationDOF(r);

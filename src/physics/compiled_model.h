@@ -42,6 +42,8 @@ struct CompiledBody {
   JPH::RVec3 pos0;           // body frame origin, world, at qpos0
   JPH::Quat rot0;
   JPH::Vec3 com_local;       // COM in the body frame
+  JPH::Quat inertia_frame;   // principal axes of inertia, in the body frame
+  JPH::Vec3 fluid_box;       // half-sizes of the equivalent inertia box (fluid forces)
   JPH::Vec3 rel_pos0;        // body frame in the parent's body frame at qpos0
   JPH::Quat rel_rot0;
   float friction = 1.0f;
@@ -105,6 +107,7 @@ class CompiledModel {
   float timestep() const { return desc_.timestep; }
   const SolverDesc& solver() const { return desc_.solver; }
   int max_contacts() const { return max_contacts_; }
+  bool has_fluid() const { return desc_.density > 0.0f || desc_.viscosity > 0.0f; }
 
  private:
   void CompileBodies();

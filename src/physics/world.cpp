@@ -155,12 +155,15 @@ void World::CreateJoints() {
     }
     if (constraint) system_.AddConstraint(constraint);
 
-    const bool scalar = cb.attachment == Attachment::Hinge || cb.attachment == Attachment::Slide;
+    const bool scalar = cb.attachment != Attachment::Free && cb.attachment != Attachment::Ball;
     if (scalar && (joint.has_drive_row || joint.limited)) {
+      // A planar root's slides move its hinge's anchor (see SlidePosition), so their rows act there.
+      const JPH::RVec3 row_anchor =
+          cb.attachment == Attachment::Planar ? cb.pos0 + cb.rot0 * m.joints()[cb.joints.back()].anchor_local : anchor;
       JointAxisParams p;
       p.angular = joint.type == JointType::Hinge;
       p.axis_local1 = parent.GetRotation().Conjugated() * axis;
-      p.anchor_local2 = child.GetRotation().Conjugated() * JPH::Vec3(anchor - child.GetCenterOfMassPosition());
+      p.anchor_local2 = child.GetRotation().Conjugated() * JPH::Vec3(row_anchor - child.GetCenterOfMassPosition());
       p.armature = joint.armature;
       p.damping = joint.damping;
       p.limited = joint.limited;
@@ -381,7 +384,10 @@ void World::ApplyJointEffort(const CompiledJoint& joint, float effort) {
   } else {
     const CompiledBody& cb = model_->bodies()[joint.body];
     const JPH::Vec3 force = effort * (ParentRotation(joint.body) * (cb.rel_rot0 * joint.axis_local));
-    const JPH::RVec3 at = child.GetWorldTransform() * joint.anchor_local;
+    // A planar root's slide must not turn its hinge: push at the hinge's anchor.
+    const JPH::Vec3 point = cb.attachment == Attachment::Planar ? model_->joints()[cb.joints.back()].anchor_local
+                                                                : joint.anchor_local;
+    const JPH::RVec3 at = child.GetWorldTransform() * point;
     child.AddForce(force, at);
     if (parent) parent->AddForce(-force, at);
   }
@@ -411,6 +417,32 @@ void World::ApplyJointSprings() {
   }
 }
 
+// MuJoCo's inertia-box fluid model: each body drags like the box with its mass and
+// principal inertia, quadratic (density) plus viscous (viscosity) terms, in the box's
+// axes. Bodies welded together drag as one box (MuJoCo uses one box per MuJoCo body).
+void World::ApplyFluidForces() {
+  const float rho = model_->desc().density, beta = model_->desc().viscosity;
+  constexpr float kPi = JPH::JPH_PI;
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    JPH::Body& body = *bodies_[i];
+    const CompiledBody& cb = model_->bodies()[i];
+    const JPH::Quat to_world = body.GetRotation() * cb.inertia_frame;
+    const JPH::Vec3 v = to_world.Conjugated() * body.GetLinearVelocity();
+    const JPH::Vec3 w = to_world.Conjugated() * body.GetAngularVelocity();
+    const JPH::Vec3 r = cb.fluid_box;
+    const float r_eq = (r.GetX() + r.GetY() + r.GetZ()) / 3.0f;
+    JPH::Vec3 force, torque;
+    for (int a = 0; a < 3; ++a) {
+      const float rj = r[(a + 1) % 3], rk = r[(a + 2) % 3];
+      force.SetComponent(a, -2.0f * rho * rj * rk * std::abs(v[a]) * v[a] - 6.0f * beta * kPi * r_eq * v[a]);
+      torque.SetComponent(a, -0.5f * rho * r[a] * (rj * rj * rj * rj + rk * rk * rk * rk) * std::abs(w[a]) * w[a] -
+                                 8.0f * beta * kPi * r_eq * r_eq * r_eq * w[a]);
+    }
+    body.AddForce(to_world * force);
+    body.AddTorque(to_world * torque);
+  }
+}
+
 void World::BeginAxisRows() {
   const auto& joints = model_->joints();
   for (size_t j = 0; j < joints.size(); ++j) {
@@ -436,6 +468,7 @@ void World::Step(const float* ctrl, StepContext& ctx) {
   for (int s = 0; s < substeps; ++s) {
     ApplyActuation(ctrl);
     ApplyJointSprings();
+    if (model_->has_fluid()) ApplyFluidForces();
     BeginAxisRows();
     JPH::EPhysicsUpdateError error = system_.Update(h, 1, &ctx.temp, &ctx.jobs);
     last_update_dt_ = h;

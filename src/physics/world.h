@@ -61,6 +61,7 @@ class World {
   void CreateJoints();
   void ApplyActuation(const float* ctrl);
   void ApplyJointSprings();
+  void ApplyFluidForces();
   // Equal and opposite torque (hinge) or force at the anchor (slide) on a joint's bodies.
   void ApplyJointEffort(const CompiledJoint& joint, float effort);
   void BeginAxisRows();
