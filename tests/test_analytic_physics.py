@@ -189,3 +189,31 @@ def test_joint_limit_holds_under_saturating_torque(build_world, kind, lo, hi, di
     bound = hi if direction > 0 else lo
     tolerance = np.radians(1.0) if kind == "hinge" else 0.005
     assert abs(world.qpos[0] - bound) < tolerance, (world.qpos[0], bound)
+
+
+TWO_SLIDE_ROOT = """
+<mujoco>
+  <compiler angle="radian"/>
+  <option timestep="0.002" gravity="0 0 -9.81"/>
+  <worldbody>
+    <body name="puck" pos="0.1 -0.1 0.5">
+      <joint name="x" type="slide" axis="1 0 0" limited="true" range="-0.3 0.2" ref="0.1" damping="2"/>
+      <joint name="y" type="slide" axis="0 1 0" limited="true" range="-0.25 0.25" ref="-0.1"/>
+      <geom type="sphere" size="0.05" mass="1" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+  <actuator>
+    <motor joint="x" gear="10"/>
+    <motor joint="y" gear="10"/>
+  </actuator>
+</mujoco>
+"""
+
+
+def test_root_on_two_slides_translates_only_and_holds_its_limits(build_world):
+    model, world = build_world(TWO_SLIDE_ROOT)
+    np.testing.assert_allclose(world.qpos, [0.1, -0.1], atol=1e-6)  # qpos0 is the joints' ref
+    world.step(np.array([1.0, -1.0], np.float32), nsteps=1000)
+    np.testing.assert_allclose(world.qpos, [0.2, -0.25], atol=0.005)
+    assert abs(world.body_com()[0, 2] - 0.5) < 1e-4  # gravity cannot move it: z is not a DOF
+    np.testing.assert_allclose(world.body_quat()[0], [1, 0, 0, 0], atol=1e-6)

@@ -284,19 +284,28 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         actuators.append(act)
     desc.actuators = actuators
 
+    def place(point_desc, owner: int, world_pos: np.ndarray):
+        """Express a world point of MuJoCo body `owner` on the simulated body it is welded to."""
+        point_desc.body = sim_index(owner)
+        origin, rot = np.zeros(3), np.eye(3)
+        if point_desc.body >= 0:
+            weld = simulated[point_desc.body]
+            origin, rot = d.xpos[weld], d.xmat[weld].reshape(3, 3)
+        point_desc.pos = [float(x) for x in rot.T @ (world_pos - origin)]
+        return point_desc
+
     sites = []
     for i in range(m.nsite):
         site = _native.SiteDesc()
         site.name = m.site(i).name
-        owner = int(m.site_bodyid[i])
-        site.body = sim_index(owner)
-        frame = np.zeros(3), np.eye(3)
-        if site.body >= 0:
-            weld = simulated[site.body]
-            frame = d.xpos[weld], d.xmat[weld].reshape(3, 3)
-        site.pos = [float(x) for x in frame[1].T @ (d.site_xpos[i] - frame[0])]
-        sites.append(site)
+        sites.append(place(site, int(m.site_bodyid[i]), d.site_xpos[i]))
     desc.sites = sites
+    frames = []
+    for b in range(m.nbody):
+        frame = _native.BodyFrameDesc()
+        frame.name = m.body(b).name
+        frames.append(place(frame, b, d.xpos[b]) if b > 0 else frame)
+    desc.mj_body_frames = frames
 
     pairs = set()
     for signature in m.exclude_signature[: m.nexclude]:

@@ -6,7 +6,7 @@ The single-agent envs, the vector env and the Gymnasium registration all read th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from joltgym import _native
 from joltgym.model import JoltModel, SolverSettings
@@ -60,6 +60,8 @@ class TaskSpec:
     preset: dict[str, Any] = field(default_factory=dict)
     # v5 keyword arguments with a different name or form on the native side
     renamed: dict[str, str] = field(default_factory=dict)
+    # native arguments that depend on the model (e.g. body ids looked up by name)
+    from_model: Callable[[JoltModel], dict[str, Any]] | None = None
 
     @property
     def env_id(self) -> str:
@@ -68,6 +70,8 @@ class TaskSpec:
     def make_task(self, model: JoltModel, **kwargs: Any):
         """The native task for ``model`` with the task's v5 keyword arguments."""
         arguments = dict(self.preset)
+        if self.from_model is not None:
+            arguments.update(self.from_model(model))
         for key, value in kwargs.items():
             arguments[self.renamed.get(key, key)] = value
         if "main_body" in arguments:

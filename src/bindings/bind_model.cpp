@@ -63,6 +63,11 @@ void BindModel(py::module_& m) {
       .def_readwrite("name", &SiteDesc::name)
       .def_readwrite("body", &SiteDesc::body)
       .def_readwrite("pos", &SiteDesc::pos);
+  py::class_<BodyFrameDesc>(m, "BodyFrameDesc")
+      .def(py::init<>())
+      .def_readwrite("name", &BodyFrameDesc::name)
+      .def_readwrite("body", &BodyFrameDesc::body)
+      .def_readwrite("pos", &BodyFrameDesc::pos);
   py::class_<ActuatorDesc>(m, "ActuatorDesc")
       .def(py::init<>())
       .def_readwrite("name", &ActuatorDesc::name)
@@ -93,6 +98,7 @@ void BindModel(py::module_& m) {
       .def_readwrite("joints", &ModelDesc::joints)
       .def_readwrite("actuators", &ModelDesc::actuators)
       .def_readwrite("sites", &ModelDesc::sites)
+      .def_readwrite("mj_body_frames", &ModelDesc::mj_body_frames)
       .def_readwrite("excluded_pairs", &ModelDesc::excluded_pairs)
       .def_readwrite("nq", &ModelDesc::nq)
       .def_readwrite("nv", &ModelDesc::nv)

@@ -64,6 +64,14 @@ struct SiteDesc {
   Vec3f pos{0, 0, 0};          // in that body's frame
 };
 
+// Where each MuJoCo body's frame sits: on which simulated body, and where on it
+// (jointless bodies are welded into a simulated one).
+struct BodyFrameDesc {
+  std::string name;
+  int body = -1;               // simulated body, -1 for the world
+  Vec3f pos{0, 0, 0};          // in that body's frame
+};
+
 struct ActuatorDesc {
   std::string name;
   int joint = 0;               // index into ModelDesc::joints
@@ -96,6 +104,7 @@ struct ModelDesc {
   std::vector<JointDesc> joints;      // MuJoCo's joint order
   std::vector<ActuatorDesc> actuators;
   std::vector<SiteDesc> sites;
+  std::vector<BodyFrameDesc> mj_body_frames;  // one per MuJoCo body, world included
   std::vector<std::array<int, 2>> excluded_pairs;  // body index pairs, -1 = world
   int nq = 0;
   int nv = 0;

@@ -19,7 +19,6 @@ std::string JointLabel(const JointDesc& j) {
   return "joint '" + (j.name.empty() ? std::string("<unnamed>") : j.name) + "'";
 }
 
-bool Aligned(JPH::Vec3 a, JPH::Vec3 b) { return std::abs(std::abs(a.Dot(b)) - 1.0f) < kAxisTolerance; }
 
 // The one world axis a unit vector runs along, or -1.
 int WorldAxisOf(JPH::Vec3 v) {
@@ -187,24 +186,29 @@ void CompiledModel::CompileJoints() {
       }
       continue;
     }
-    // The planar root of HalfCheetah, Hopper and Walker2d: two slides then one hinge,
-    // along world axes, simulated as a body restricted to its plane.
-    const bool planar_shape = b.parent < 0 && js.size() == 3 && joints_[js[0]].type == JointType::Slide &&
-                              joints_[js[1]].type == JointType::Slide && joints_[js[2]].type == JointType::Hinge;
+    // A planar root (HalfCheetah, Hopper, Walker2d, Swimmer: slide, slide, hinge; a target
+    // on two slides): slides then at most one hinge, along distinct world axes,
+    // simulated as a body restricted to those degrees of freedom.
+    bool planar_shape = b.parent < 0 && js.size() <= 3;
+    for (size_t k = 0; planar_shape && k < js.size(); ++k) {
+      const JointType type = joints_[js[k]].type;
+      planar_shape = type == JointType::Slide || (type == JointType::Hinge && k + 1 == js.size());
+    }
     if (!planar_shape)
       throw UnsupportedFeature("body '" + b.name + "': " + std::to_string(js.size()) +
-                               " joints on one body (only a planar root of slide, slide, hinge is supported)");
-    int t0 = WorldAxisOf(b.rot0 * joints_[js[0]].axis_local);
-    int t1 = WorldAxisOf(b.rot0 * joints_[js[1]].axis_local);
-    int r = WorldAxisOf(b.rot0 * joints_[js[2]].axis_local);
-    if (t0 < 0 || t1 < 0 || r < 0 || t0 == t1 || t0 == r || t1 == r)
-      throw UnsupportedFeature("body '" + b.name + "': planar root joints must run along distinct world axes");
+                               " joints on one body (only a root of slides and at most one final hinge is supported)");
+    JPH::EAllowedDOFs dofs = JPH::EAllowedDOFs::None;
     for (int jj : js) {
       const CompiledJoint& c = joints_[jj];
-      if (c.limited) throw UnsupportedFeature("joint '" + c.name + "': limited planar root joints");
+      const int axis = WorldAxisOf(b.rot0 * c.axis_local);
+      const JPH::EAllowedDOFs dof = axis < 0 ? JPH::EAllowedDOFs::None
+                                   : c.type == JointType::Slide ? TranslationDOF(axis) : RotationDOF(axis);
+      if (axis < 0 || (dofs & dof) != JPH::EAllowedDOFs::None)
+        throw UnsupportedFeature("body '" + b.name + "': root joints must run along distinct world axes");
+      dofs = dofs | dof;
     }
     b.attachment = Attachment::Planar;
-    b.allowed_dofs = TranslationDOF(t0) | TranslationDOF(t1) | RotationDOF(r);
+    b.allowed_dofs = dofs;
   }
 }
 
@@ -216,8 +220,6 @@ void CompiledModel::CompileActuators() {
     const CompiledJoint& j = joints_[d.joint];
     if (j.type != JointType::Hinge && j.type != JointType::Slide)
       throw UnsupportedFeature("actuator '" + d.name + "': only hinge and slide joints can be actuated");
-    if (bodies_[j.body].attachment == Attachment::Planar)
-      throw UnsupportedFeature("actuator '" + d.name + "': actuated planar root joints");
     CompiledActuator a;
     a.name = d.name;
     a.joint = d.joint;

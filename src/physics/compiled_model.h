@@ -26,7 +26,7 @@ class UnsupportedFeature : public std::invalid_argument {
 // How a body is attached to its parent.
 enum class Attachment {
   Free,        // free joint: no constraint
-  Planar,      // world root with slide, slide, hinge: restricted DOFs on the body
+  Planar,      // world root with slides and at most one hinge: restricted DOFs on the body
   Hinge,       // one hinge: HingeConstraint
   Slide,       // one slide: SliderConstraint
   Ball,        // one ball: PointConstraint

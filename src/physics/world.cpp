@@ -86,8 +86,11 @@ void World::CreateBodies() {
     settings.mAllowedDOFs = b.allowed_dofs;
     settings.mLinearDamping = 0.0f;
     settings.mAngularDamping = 0.0f;
-    settings.mMaxLinearVelocity = 1.0e4f;
-    settings.mMaxAngularVelocity = 1.0e4f;
+    // Jolt clamps velocities after integrating forces but before the constraints act. A
+    // light link behind a heavy armature row (inertia 4e-5, armature 1) passes
+    // through huge free velocities that the row then cancels; clamping them corrupts the step.
+    settings.mMaxLinearVelocity = 1.0e8f;
+    settings.mMaxAngularVelocity = 1.0e8f;
     // MuJoCo's bias forces include the gyroscopic term. Jolt's version rebuilds the
     // angular velocity without the allowed-DOF mask, so a planar body would slowly
     // leave its plane; for rotation about a single world axis the term vanishes anyway.
@@ -492,10 +495,18 @@ int World::BodyIndex(JPH::BodyID id) const {
   return i < body_index_of_id_.size() ? body_index_of_id_[i] : -1;
 }
 
-JPH::RVec3 World::SitePosition(int site) const {
-  const SiteDesc& s = model_->desc().sites[size_t(site)];
-  const JPH::Vec3 local(s.pos[0], s.pos[1], s.pos[2]);
-  return s.body >= 0 ? bodies_[size_t(s.body)]->GetWorldTransform() * local : JPH::RVec3(local);
+namespace {
+template <class PointOnBody>
+JPH::RVec3 PointInWorld(const std::vector<JPH::Body*>& bodies, const PointOnBody& p) {
+  const JPH::Vec3 local(p.pos[0], p.pos[1], p.pos[2]);
+  return p.body >= 0 ? bodies[size_t(p.body)]->GetWorldTransform() * local : JPH::RVec3(local);
+}
+}  // namespace
+
+JPH::RVec3 World::SitePosition(int site) const { return PointInWorld(bodies_, model_->desc().sites[size_t(site)]); }
+
+JPH::RVec3 World::MjBodyPosition(int mj_body) const {
+  return PointInWorld(bodies_, model_->desc().mj_body_frames[size_t(mj_body)]);
 }
 
 float World::MaxJointAnchorError() const {

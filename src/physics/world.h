@@ -45,8 +45,9 @@ class World {
   const std::vector<ContactForce>& ReadContactForces();
   // Index of a simulated body from its Jolt id, or -1 (static bodies).
   int BodyIndex(JPH::BodyID id) const;
-  // World position of a model site.
+  // World position of a model site, and of a MuJoCo body's frame origin (MuJoCo's xpos).
   JPH::RVec3 SitePosition(int site) const;
+  JPH::RVec3 MjBodyPosition(int mj_body) const;
 
   // Largest distance between the two bodies' copies of a joint anchor (m).
   float MaxJointAnchorError() const;
