@@ -29,10 +29,7 @@ const std::vector<std::string>& AntTask::info_keys() const {
   return keys;
 }
 
-const std::vector<std::string>& AntTask::reset_info_keys() const {
-  static const std::vector<std::string> keys = {"x_position", "y_position", "distance_from_origin"};
-  return keys;
-}
+const std::vector<std::string>& AntTask::reset_info_keys() const { return XYPositionKeys(); }
 
 void AntTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
   SampleNoisyState(world, rng, params_.reset_noise_scale, /*uniform_velocity=*/false, ws);
@@ -41,9 +38,7 @@ void AntTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws
 
 void AntTask::ResetInfo(const World& world, TaskWorkspace& ws, float* info) const {
   world.GetQpos(ws.qpos.data());
-  info[0] = ws.qpos[0];
-  info[1] = ws.qpos[1];
-  info[2] = std::hypot(ws.qpos[0], ws.qpos[1]);
+  WriteXYPosition(ws, info);
 }
 
 void AntTask::Observe(const World& world, TaskWorkspace& ws, float* obs) const {
@@ -81,9 +76,7 @@ StepOutcome AntTask::Step(World& world, const float* action, StepContext& ctx, T
   }
   const float contact_cost = params_.contact_cost_weight * contact_sum;
 
-  info[0] = ws.qpos[0];
-  info[1] = ws.qpos[1];
-  info[2] = std::hypot(ws.qpos[0], ws.qpos[1]);
+  WriteXYPosition(ws, info);
   info[3] = x_velocity;
   info[4] = y_velocity;
   info[5] = forward_reward;

@@ -4,6 +4,9 @@
 #include "tasks/task.h"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
 
 namespace joltgym {
 
@@ -29,6 +32,18 @@ inline void SampleNoisyState(const World& world, Rng& rng, float scale, bool uni
   const auto& qpos0 = world.model().qpos0();
   for (size_t i = 0; i < ws.qpos.size(); ++i) ws.qpos[i] = qpos0[i] + rng.Uniform(-scale, scale);
   for (float& v : ws.qvel) v = uniform_velocity ? rng.Uniform(-scale, scale) : scale * rng.Normal();
+}
+
+// Position in the plane and distance from the origin (qpos[0], qpos[1]): the first
+// three info values of the tasks that move in x and y (Ant, Swimmer).
+inline const std::vector<std::string>& XYPositionKeys() {
+  static const std::vector<std::string> keys = {"x_position", "y_position", "distance_from_origin"};
+  return keys;
+}
+inline void WriteXYPosition(const TaskWorkspace& ws, float* info) {
+  info[0] = ws.qpos[0];
+  info[1] = ws.qpos[1];
+  info[2] = std::hypot(ws.qpos[0], ws.qpos[1]);
 }
 
 inline float Clip(float v, float limit) { return v < -limit ? -limit : (v > limit ? limit : v); }

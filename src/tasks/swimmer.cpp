@@ -23,10 +23,7 @@ const std::vector<std::string>& SwimmerTask::info_keys() const {
   return keys;
 }
 
-const std::vector<std::string>& SwimmerTask::reset_info_keys() const {
-  static const std::vector<std::string> keys = {"x_position", "y_position", "distance_from_origin"};
-  return keys;
-}
+const std::vector<std::string>& SwimmerTask::reset_info_keys() const { return XYPositionKeys(); }
 
 void SwimmerTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
   SampleNoisyState(world, rng, params_.reset_noise_scale, /*uniform_velocity=*/true, ws);
@@ -34,9 +31,7 @@ void SwimmerTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace
 
 void SwimmerTask::ResetInfo(const World& world, TaskWorkspace& ws, float* info) const {
   world.GetQpos(ws.qpos.data());
-  info[0] = ws.qpos[0];
-  info[1] = ws.qpos[1];
-  info[2] = std::hypot(ws.qpos[0], ws.qpos[1]);
+  WriteXYPosition(ws, info);
 }
 
 void SwimmerTask::Observe(const World& world, TaskWorkspace& ws, float* obs) const {
@@ -53,9 +48,7 @@ StepOutcome SwimmerTask::Step(World& world, const float* action, StepContext& ct
   const float y_velocity = (ws.qpos[1] - y_before) / dt_;
   const float forward_reward = params_.forward_reward_weight * x_velocity;
   const float ctrl_cost = params_.ctrl_cost_weight * SquaredNorm(action, act_dim_);
-  info[0] = ws.qpos[0];
-  info[1] = ws.qpos[1];
-  info[2] = std::hypot(ws.qpos[0], ws.qpos[1]);
+  WriteXYPosition(ws, info);
   info[3] = x_velocity;
   info[4] = y_velocity;
   info[5] = forward_reward;
