@@ -1,11 +1,11 @@
-"""Vectorized HalfCheetah throughput: joltgym's JoltVectorEnv against MuJoCo peers, side by side.
+"""Vectorized throughput (HalfCheetah by default, --task Ant, ...): joltgym's JoltVectorEnv against MuJoCo peers, side by side.
 
 Contenders, per batch size n:
   joltgym  JoltVectorEnv(n, num_threads=T), copy=True and copy=False, fixed float32 action batches
   joltgym  run_bare_loop: the same envs stepped in a plain one-thread C++ loop (no pool, no Python)
   mujoco   mujoco.rollout (MuJoCo's C rollout, open loop, no task logic), 1 thread and N threads
-  gym      gymnasium.make("HalfCheetah-v5") stepped in a Python loop (n=1 only)
-  gym      gymnasium.vector.AsyncVectorEnv of HalfCheetah-v5 (small n only: one process per env)
+  gym      gymnasium.make("<Task>-v5") stepped in a Python loop (n=1 only)
+  gym      gymnasium.vector.AsyncVectorEnv of <Task>-v5 (small n only: one process per env)
   envpool  only if it is importable
 
 Rounds are interleaved: each round runs every contender of a size once (rotating the order),
@@ -37,8 +37,10 @@ from joltgym import _native
 from joltgym.tasks import task_spec
 from joltgym.vector import JoltVectorEnv
 
+# The task under test; --task replaces these before anything runs.
 TASK = "HalfCheetah"
 MJ_ID = "HalfCheetah-v5"
+ACT_DIM = 6
 N_ACTION_BATCHES = 4
 MJ_WARNINGS: set[str] = set()
 
@@ -110,7 +112,7 @@ def print_machine() -> None:
 
 # ---------------------------------------------------------------- contenders
 def action_batches(n: int, seed: int = 0) -> np.ndarray:
-    return np.random.default_rng(seed).uniform(-1.0, 1.0, (N_ACTION_BATCHES, n, 6)).astype(np.float32)
+    return np.random.default_rng(seed).uniform(-1.0, 1.0, (N_ACTION_BATCHES, n, ACT_DIM)).astype(np.float32)
 
 
 def jolt_contender(n: int, threads: int, copy: bool) -> Contender:
@@ -132,7 +134,7 @@ def jolt_contender(n: int, threads: int, copy: bool) -> Contender:
 def bare_contender(n: int) -> Contender:
     s = task_spec(TASK)
     model = joltgym.load_model(s.xml_file, solver=s.solver)
-    task = s.native_task(model.native)
+    task = s.make_task(model)
 
     def make(k: int) -> Runner:
         return lambda: _native.run_bare_loop(model.native, task, n, k, max_episode_steps=1000, seed=0)
@@ -190,7 +192,7 @@ def gym_contender() -> Contender:
 
         return run
 
-    return Contender("gym     make(HalfCheetah-v5) loop", "gym", 1, 1, make, env.close)
+    return Contender(f"gym     make({MJ_ID}) loop", "gym", 1, 1, make, env.close)
 
 
 def proc_cpu_seconds(pid: int) -> float:
@@ -350,16 +352,16 @@ def rss_kb():
     with open("/proc/self/status") as f:
         return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
 
-n = int(sys.argv[1])
+n, task_name = int(sys.argv[1]), sys.argv[2]
 before = rss_kb()
 if n == 0:
-    s = task_spec("HalfCheetah")
+    s = task_spec(task_name)
     model = joltgym.load_model(s.xml_file, solver=s.solver)
-    task = s.native_task(model.native)
+    task = s.make_task(model)
 else:
-    env = JoltVectorEnv(n, task="HalfCheetah")
+    env = JoltVectorEnv(n, task=task_name)
     env.reset(seed=0)
-    actions = np.random.default_rng(0).uniform(-1, 1, (n, 6)).astype(np.float32)
+    actions = np.random.default_rng(0).uniform(-1, 1, env.action_space.shape).astype(np.float32)
     for _ in range(10):
         env.step(actions)
 print(before, rss_kb())
@@ -367,7 +369,7 @@ print(before, rss_kb())
 
 
 def rss_growth_kb(n: int) -> int | None:
-    out = subprocess.run([sys.executable, "-c", MEM_SCRIPT, str(n)], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", MEM_SCRIPT, str(n), TASK], capture_output=True, text=True)
     if out.returncode != 0:
         last = (out.stderr.strip().splitlines() or ["?"])[-1]
         print(f"memory probe for n={n} failed: {last}")
@@ -408,6 +410,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--async-workers", type=int, default=min(cpus, 4), help="AsyncVectorEnv max_concurrency")
     p.add_argument("--mem-sizes", type=int_list, default=[256, 4096], help="env counts for the memory section")
     p.add_argument("--quick", action="store_true", help="about one minute: 5 rounds of 0.08 s")
+    p.add_argument("--task", default="HalfCheetah", help="joltgym task name; its Gymnasium v5 twin is the peer")
     args = p.parse_args()
     if args.quick:
         args.rounds, args.round_seconds = 5, 0.08
@@ -430,8 +433,15 @@ def print_header(args: argparse.Namespace) -> None:
     print("envpool:", f"version {version} found but not benchmarked here" if version else "not installed (skipped)")
 
 
+def select_task(name: str) -> None:
+    global TASK, MJ_ID, ACT_DIM
+    TASK, MJ_ID = task_spec(name).name, f"{name}-v5"
+    ACT_DIM = gymnasium.make(MJ_ID).action_space.shape[0]
+
+
 def main() -> None:
     args = parse_args()
+    select_task(args.task)
     cpus = os.cpu_count() or 1
     mujoco.set_mju_user_warning(MJ_WARNINGS.add)  # keeps the model's deprecation warnings out of the tables
     t_start = time.perf_counter()
