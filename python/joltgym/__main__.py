@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"joltgym {joltgym.__version__}")
     for task_id in [args.task] if args.task else joltgym.task_ids():
         steps, elapsed = run(task_id, args.steps)
-        print(f"{task_id:<28} {steps:>7d} steps  {elapsed:7.3f} s  {steps / elapsed:10.0f} steps/s")
+        print(f"{task_id:<34} {steps:>7d} steps  {elapsed:7.3f} s  {steps / elapsed:10.0f} steps/s")
 
 
 if __name__ == "__main__":
