@@ -10,12 +10,11 @@
 namespace joltgym {
 
 AntTask::AntTask(const CompiledModel& model, const AntParams& params)
-    : params_(params),
-      obs_dim_(model.nq() + model.nv() - (params.exclude_current_positions_from_observation ? 2 : 0) +
-               (params.include_cfrc_ext_in_observation ? (model.desc().mj_nbody - 1) * 6 : 0)),
-      act_dim_(model.nu()),
+    : SizedTask(model.nq() + model.nv() - (params.exclude_current_positions_from_observation ? 2 : 0) +
+               (params.include_cfrc_ext_in_observation ? (model.desc().mj_nbody - 1) * 6 : 0),
+                model.nu(), params.frame_skip),
+      params_(params),
       dt_(model.timestep() * float(params.frame_skip)) {
-  if (params.frame_skip < 1) throw std::invalid_argument("frame_skip must be >= 1");
   if (model.joints().empty() || model.joints()[0].type != JointType::Free)
     throw std::invalid_argument("Ant needs a free root joint first");
   if (params.main_body < 0 || params.main_body >= int(model.bodies().size()))
@@ -67,7 +66,7 @@ StepOutcome AntTask::Step(World& world, const float* action, StepContext& ctx, T
   const bool healthy = finite && params_.healthy_z_range[0] <= z && z <= params_.healthy_z_range[1];
   const float forward_reward = params_.forward_reward_weight * x_velocity;
   const float healthy_reward = healthy ? params_.healthy_reward : 0.0f;
-  const float ctrl_cost = params_.ctrl_cost_weight * SquaredNorm(action, act_dim_);
+  const float ctrl_cost = params_.ctrl_cost_weight * SquaredNorm(action, act_dim());
   float contact_sum = 0.0f;
   const auto [lo, hi] = params_.contact_force_range;
   for (float f : ws.contact_forces) {

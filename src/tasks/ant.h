@@ -24,13 +24,10 @@ struct AntParams {
   int main_body = 0;  // simulated body whose frame origin measures progress
 };
 
-class AntTask final : public Task {
+class AntTask final : public SizedTask {
  public:
   AntTask(const CompiledModel& model, const AntParams& params);
 
-  int obs_dim() const override { return obs_dim_; }
-  int act_dim() const override { return act_dim_; }
-  int frame_skip() const override { return params_.frame_skip; }
   const std::vector<std::string>& info_keys() const override;
   const std::vector<std::string>& reset_info_keys() const override;
 
@@ -42,8 +39,6 @@ class AntTask final : public Task {
 
  private:
   AntParams params_;
-  int obs_dim_;
-  int act_dim_;
   float dt_;
 };
 

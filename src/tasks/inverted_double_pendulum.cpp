@@ -13,8 +13,9 @@ constexpr float kObsClip = 10.0f;
 
 InvertedDoublePendulumTask::InvertedDoublePendulumTask(const CompiledModel& model,
                                                        const InvertedDoublePendulumParams& params)
-    : params_(params), obs_dim_(1 + 2 * (model.nq() - 1) + model.nv() + 1), act_dim_(model.nu()) {
-  if (params.frame_skip < 1) throw std::invalid_argument("frame_skip must be >= 1");
+    : SizedTask(1 + 2 * (model.nq() - 1) + model.nv() + 1,
+                model.nu(), params.frame_skip),
+      params_(params) {
   if (model.nq() < 3 || model.desc().sites.empty())
     throw std::invalid_argument("InvertedDoublePendulum needs a cart, two hinges and a tip site");
 }

@@ -14,13 +14,10 @@ struct InvertedDoublePendulumParams {
   int frame_skip = 5;
 };
 
-class InvertedDoublePendulumTask final : public Task {
+class InvertedDoublePendulumTask final : public SizedTask {
  public:
   InvertedDoublePendulumTask(const CompiledModel& model, const InvertedDoublePendulumParams& params);
 
-  int obs_dim() const override { return obs_dim_; }
-  int act_dim() const override { return act_dim_; }
-  int frame_skip() const override { return params_.frame_skip; }
   const std::vector<std::string>& info_keys() const override;
   const std::vector<std::string>& reset_info_keys() const override;
 
@@ -32,8 +29,6 @@ class InvertedDoublePendulumTask final : public Task {
 
  private:
   InvertedDoublePendulumParams params_;
-  int obs_dim_;
-  int act_dim_;
 };
 
 }  // namespace joltgym

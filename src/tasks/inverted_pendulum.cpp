@@ -8,8 +8,9 @@
 namespace joltgym {
 
 InvertedPendulumTask::InvertedPendulumTask(const CompiledModel& model, const InvertedPendulumParams& params)
-    : params_(params), obs_dim_(model.nq() + model.nv()), act_dim_(model.nu()) {
-  if (params.frame_skip < 1) throw std::invalid_argument("frame_skip must be >= 1");
+    : SizedTask(model.nq() + model.nv(),
+                model.nu(), params.frame_skip),
+      params_(params) {
   if (model.nq() < 2) throw std::invalid_argument("InvertedPendulum needs a cart slide and a pole hinge");
 }
 

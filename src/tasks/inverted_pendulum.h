@@ -11,13 +11,10 @@ struct InvertedPendulumParams {
   int frame_skip = 2;
 };
 
-class InvertedPendulumTask final : public Task {
+class InvertedPendulumTask final : public SizedTask {
  public:
   InvertedPendulumTask(const CompiledModel& model, const InvertedPendulumParams& params);
 
-  int obs_dim() const override { return obs_dim_; }
-  int act_dim() const override { return act_dim_; }
-  int frame_skip() const override { return params_.frame_skip; }
   const std::vector<std::string>& info_keys() const override;
   const std::vector<std::string>& reset_info_keys() const override;
 
@@ -29,8 +26,6 @@ class InvertedPendulumTask final : public Task {
 
  private:
   InvertedPendulumParams params_;
-  int obs_dim_;
-  int act_dim_;
 };
 
 }  // namespace joltgym

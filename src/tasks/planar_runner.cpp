@@ -7,11 +7,10 @@
 namespace joltgym {
 
 PlanarRunnerTask::PlanarRunnerTask(const CompiledModel& model, const PlanarRunnerParams& params)
-    : params_(params),
-      obs_dim_(model.nq() + model.nv() - (params.exclude_current_positions_from_observation ? 1 : 0)),
-      act_dim_(model.nu()),
+    : SizedTask(model.nq() + model.nv() - (params.exclude_current_positions_from_observation ? 1 : 0),
+                model.nu(), params.frame_skip),
+      params_(params),
       dt_(model.timestep() * float(params.frame_skip)) {
-  if (params.frame_skip < 1) throw std::invalid_argument("frame_skip must be >= 1");
   if (model.nq() < 3 || model.joints().size() < 3 || model.joints()[0].type != JointType::Slide)
     throw std::invalid_argument("a planar runner needs a root of rootx (slide), rootz, rooty as its first joints");
   init_z_ = model.qpos0()[1];
@@ -66,7 +65,7 @@ StepOutcome PlanarRunnerTask::Step(World& world, const float* action, StepContex
   const float x_after = ws.qpos[0];
   const float x_velocity = (x_after - x_before) / dt_;
   const float forward_reward = params_.forward_reward_weight * x_velocity;
-  const float ctrl_cost = params_.ctrl_cost_weight * SquaredNorm(action, act_dim_);
+  const float ctrl_cost = params_.ctrl_cost_weight * SquaredNorm(action, act_dim());
   const bool healthy = IsHealthy(ws);
   const float healthy_reward = params_.has_health && healthy ? params_.healthy_reward : 0.0f;
   int k = 0;

@@ -29,13 +29,10 @@ struct PlanarRunnerParams {
   std::array<float, 2> healthy_state_range{-100.0f, 100.0f};
 };
 
-class PlanarRunnerTask final : public Task {
+class PlanarRunnerTask final : public SizedTask {
  public:
   PlanarRunnerTask(const CompiledModel& model, const PlanarRunnerParams& params);
 
-  int obs_dim() const override { return obs_dim_; }
-  int act_dim() const override { return act_dim_; }
-  int frame_skip() const override { return params_.frame_skip; }
   const std::vector<std::string>& info_keys() const override { return info_keys_; }
   const std::vector<std::string>& reset_info_keys() const override { return reset_info_keys_; }
 
@@ -49,8 +46,6 @@ class PlanarRunnerTask final : public Task {
   bool IsHealthy(const TaskWorkspace& ws) const;
 
   PlanarRunnerParams params_;
-  int obs_dim_;
-  int act_dim_;
   float dt_;
   float init_z_;
   std::vector<std::string> info_keys_;

@@ -8,11 +8,10 @@
 namespace joltgym {
 
 SwimmerTask::SwimmerTask(const CompiledModel& model, const SwimmerParams& params)
-    : params_(params),
-      obs_dim_(model.nq() + model.nv() - (params.exclude_current_positions_from_observation ? 2 : 0)),
-      act_dim_(model.nu()),
+    : SizedTask(model.nq() + model.nv() - (params.exclude_current_positions_from_observation ? 2 : 0),
+                model.nu(), params.frame_skip),
+      params_(params),
       dt_(model.timestep() * float(params.frame_skip)) {
-  if (params.frame_skip < 1) throw std::invalid_argument("frame_skip must be >= 1");
   if (model.nq() < 3) throw std::invalid_argument("Swimmer needs a planar root (slide x, slide y, hinge z)");
 }
 
@@ -47,7 +46,7 @@ StepOutcome SwimmerTask::Step(World& world, const float* action, StepContext& ct
   const float x_velocity = (ws.qpos[0] - x_before) / dt_;
   const float y_velocity = (ws.qpos[1] - y_before) / dt_;
   const float forward_reward = params_.forward_reward_weight * x_velocity;
-  const float ctrl_cost = params_.ctrl_cost_weight * SquaredNorm(action, act_dim_);
+  const float ctrl_cost = params_.ctrl_cost_weight * SquaredNorm(action, act_dim());
   WriteXYPosition(ws, info);
   info[3] = x_velocity;
   info[4] = y_velocity;

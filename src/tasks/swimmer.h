@@ -14,13 +14,10 @@ struct SwimmerParams {
   int frame_skip = 4;
 };
 
-class SwimmerTask final : public Task {
+class SwimmerTask final : public SizedTask {
  public:
   SwimmerTask(const CompiledModel& model, const SwimmerParams& params);
 
-  int obs_dim() const override { return obs_dim_; }
-  int act_dim() const override { return act_dim_; }
-  int frame_skip() const override { return params_.frame_skip; }
   const std::vector<std::string>& info_keys() const override;
   const std::vector<std::string>& reset_info_keys() const override;
 
@@ -32,8 +29,6 @@ class SwimmerTask final : public Task {
 
  private:
   SwimmerParams params_;
-  int obs_dim_;
-  int act_dim_;
   float dt_;
 };
 

@@ -46,4 +46,20 @@ class Task {
                            float* info) const = 0;
 };
 
+// The sizes most tasks only store: observation and action lengths and frame_skip.
+class SizedTask : public Task {
+ public:
+  int obs_dim() const final { return obs_dim_; }
+  int act_dim() const final { return act_dim_; }
+  int frame_skip() const final { return frame_skip_; }
+
+ protected:
+  SizedTask(int obs_dim, int act_dim, int frame_skip);
+
+ private:
+  int obs_dim_;
+  int act_dim_;
+  int frame_skip_;
+};
+
 }  // namespace joltgym
