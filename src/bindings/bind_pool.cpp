@@ -2,7 +2,6 @@
 #include "bindings/array_convert.h"
 #include "bindings/bindings.h"
 
-#include "envs/action_check.h"
 #include "pool/bare_loop.h"
 #include "pool/world_pool.h"
 
@@ -26,29 +25,6 @@ T* Writable(py::array& array, std::vector<py::ssize_t> shape, const char* what) 
   for (size_t i = 0; ok && i < shape.size(); ++i) ok = array.shape(py::ssize_t(i)) == shape[i];
   if (!ok) throw py::value_error(std::string(what) + ": buffer has the wrong shape");
   return static_cast<T*>(array.mutable_data());
-}
-
-std::string EnvList(const std::vector<int>& envs) {
-  std::string out;
-  for (size_t k = 0; k < envs.size() && k < 10; ++k) out += (k ? ", " : "") + std::to_string(envs[k]);
-  if (envs.size() > 10) out += ", ... (" + std::to_string(envs.size()) + " envs)";
-  return out;
-}
-
-void CheckActions(const WorldPool& pool, const float* actions) {
-  std::vector<int> bad;
-  for (int i = 0; i < pool.num_envs(); ++i)
-    if (FirstNonFinite(actions + size_t(i) * pool.act_dim(), pool.act_dim()) >= 0) bad.push_back(i);
-  if (!bad.empty()) throw py::value_error("actions contain NaN or inf for env(s) " + EnvList(bad));
-  if (pool.autoreset_mode() == AutoresetMode::Disabled) {
-    std::vector<int> waiting;
-    for (int i = 0; i < pool.num_envs(); ++i)
-      if (pool.awaiting_reset(i)) waiting.push_back(i);
-    if (!waiting.empty())
-      throw py::value_error("env(s) " + EnvList(waiting) +
-                            " ended their episode; with autoreset disabled, reset them with "
-                            "reset(options={'reset_mask': mask}) before stepping");
-  }
 }
 
 }  // namespace
@@ -133,7 +109,7 @@ void BindPool(py::module_& m) {
             out.was_reset = Writable<bool>(was_reset, {n}, "was_reset");
             out.final_obs = Writable<float>(final_obs, {n, self.obs_dim()}, "final_obs");
             out.final_infos = Writable<float>(final_infos, {n, columns}, "final_infos");
-            CheckActions(self, a.data());
+            self.CheckActions(a.data());
             py::gil_scoped_release release;
             self.Step(a.data(), out);
           },

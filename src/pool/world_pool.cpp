@@ -1,5 +1,7 @@
 #include "pool/world_pool.h"
 
+#include "envs/action_check.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -14,7 +16,29 @@ std::uint64_t NextSeed(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
+std::string EnvList(const std::vector<int>& envs) {
+  std::string out;
+  for (size_t k = 0; k < envs.size() && k < 10; ++k) out += (k ? ", " : "") + std::to_string(envs[k]);
+  if (envs.size() > 10) out += ", ... (" + std::to_string(envs.size()) + " envs)";
+  return out;
+}
+
 }  // namespace
+
+void WorldPool::CheckActions(const float* actions) const {
+  std::vector<int> bad;
+  for (int i = 0; i < num_envs(); ++i)
+    if (FirstNonFinite(actions + size_t(i) * act_dim(), act_dim()) >= 0) bad.push_back(i);
+  if (!bad.empty()) throw std::invalid_argument("actions contain NaN or inf for env(s) " + EnvList(bad));
+  if (mode_ != AutoresetMode::Disabled) return;
+  std::vector<int> waiting;
+  for (int i = 0; i < num_envs(); ++i)
+    if (slots_[i].done) waiting.push_back(i);
+  if (!waiting.empty())
+    throw std::invalid_argument("env(s) " + EnvList(waiting) +
+                                " ended their episode; with autoreset disabled, reset them with "
+                                "reset(options={'reset_mask': mask}) before stepping");
+}
 
 struct WorldPool::Batch {
   WorldPool* pool;

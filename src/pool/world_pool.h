@@ -44,12 +44,13 @@ class WorldPool {
   const Task& task() const { return *task_; }
   // Columns of info_keys that a reset fills (the task's reset_info_keys).
   const std::vector<int>& reset_info_columns() const { return reset_columns_; }
-  // Whether env i finished an episode and waits for a reset (Disabled mode).
-  bool awaiting_reset(int i) const { return slots_[i].done; }
 
   // Resets the envs with mask[i] (all when mask is null). seeds[i] reseeds env i's
   // episode stream; without seeds each env continues its own stream.
   void Reset(const std::uint64_t* seeds, const bool* mask, float* obs, float* infos);
+  // Throws std::invalid_argument naming the envs whose actions are not finite, or
+  // (autoreset disabled) that wait for a reset. Step expects actions that pass.
+  void CheckActions(const float* actions) const;
   // One step of every env; actions [n, act_dim] must be finite.
   void Step(const float* actions, const PoolStepOutput& out);
 
