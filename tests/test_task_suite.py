@@ -18,6 +18,7 @@ GYMNASIUM_XML = {
     "Ant": "ant.xml",
     "HalfCheetah": "half_cheetah.xml",
     "Hopper": "hopper.xml",
+    "Humanoid": "humanoid.xml",
     "Walker2d": "walker2d_v5.xml",
     "InvertedPendulum": "inverted_pendulum.xml",
     "InvertedDoublePendulum": "inverted_double_pendulum.xml",
@@ -28,6 +29,7 @@ V5_SHAPES = {
     "Ant": (105, 8, 5, 0.05),
     "HalfCheetah": (17, 6, 5, 0.05),
     "Hopper": (11, 3, 4, 0.008),
+    "Humanoid": (348, 17, 5, 0.015),
     "Walker2d": (17, 6, 4, 0.008),
     "InvertedPendulum": (4, 1, 2, 0.04),
     "InvertedDoublePendulum": (9, 1, 5, 0.05),
@@ -141,7 +143,7 @@ def test_random_actions_hold_joints(name):
     assert core.update_errors == 0
 
 
-@pytest.mark.parametrize("name", ["Hopper", "Walker2d", "InvertedPendulum", "InvertedDoublePendulum"])
+@pytest.mark.parametrize("name", ["Hopper", "Walker2d", "Humanoid", "InvertedPendulum", "InvertedDoublePendulum"])
 def test_zero_action_episode_length_is_like_mujocos(name):
     """Falling robots fall the way MuJoCo's do: same seeds, mean episode length within 2x."""
 

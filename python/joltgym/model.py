@@ -284,13 +284,18 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         actuators.append(act)
     desc.actuators = actuators
 
+    def weld_frame(owner: int) -> tuple[np.ndarray, np.ndarray]:
+        """World origin and rotation of the simulated body MuJoCo body `owner` is welded to."""
+        body = sim_index(owner)
+        if body < 0:
+            return np.zeros(3), np.eye(3)
+        weld = simulated[body]
+        return d.xpos[weld], d.xmat[weld].reshape(3, 3)
+
     def place(point_desc, owner: int, world_pos: np.ndarray):
         """Express a world point of MuJoCo body `owner` on the simulated body it is welded to."""
         point_desc.body = sim_index(owner)
-        origin, rot = np.zeros(3), np.eye(3)
-        if point_desc.body >= 0:
-            weld = simulated[point_desc.body]
-            origin, rot = d.xpos[weld], d.xmat[weld].reshape(3, 3)
+        origin, rot = weld_frame(owner)
         point_desc.pos = [float(x) for x in rot.T @ (world_pos - origin)]
         return point_desc
 
@@ -304,7 +309,14 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
     for b in range(m.nbody):
         frame = _native.BodyFrameDesc()
         frame.name = m.body(b).name
-        frames.append(place(frame, b, d.xpos[b]) if b > 0 else frame)
+        if b > 0:
+            place(frame, b, d.xpos[b])
+            origin, rot = weld_frame(b)
+            frame.ipos = [float(x) for x in rot.T @ (d.xipos[b] - origin)]
+            frame.iquat = _quat_of(rot.T @ d.ximat[b].reshape(3, 3))
+            frame.mass = float(m.body_mass[b])
+            frame.inertia = [float(x) for x in m.body_inertia[b]]
+        frames.append(frame)
     desc.mj_body_frames = frames
 
     pairs = set()

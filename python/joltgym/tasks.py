@@ -47,6 +47,10 @@ ANT_SOLVER = SolverSettings(substeps=4, velocity_iterations=14, position_iterati
 SWIMMER_SOLVER = SolverSettings(substeps=1, velocity_iterations=12, position_iterations=3, baumgarte=1.0)
 
 
+# Humanoid (dt 0.003; gimbal constraints at abdomen, hips, shoulders): see measure_solver.py Humanoid.
+HUMANOID_SOLVER = SolverSettings(substeps=1, velocity_iterations=10, position_iterations=2, baumgarte=0.5)
+
+
 @dataclass(frozen=True)
 class TaskSpec:
     name: str
@@ -147,6 +151,14 @@ TASKS: dict[str, TaskSpec] = {
             env_entry_point="joltgym.envs.ant:AntEnv",
             max_episode_steps=1000,
             reward_threshold=6000.0,
+        ),
+        TaskSpec(
+            name="Humanoid",
+            xml_file="humanoid.xml",
+            solver=HUMANOID_SOLVER,
+            native_task=_native.HumanoidTask,
+            env_entry_point="joltgym.envs.humanoid:HumanoidEnv",
+            max_episode_steps=1000,
         ),
         TaskSpec(
             name="Swimmer",

@@ -6,6 +6,7 @@
 
 #include "envs/single_env.h"
 #include "tasks/ant.h"
+#include "tasks/humanoid.h"
 #include "tasks/inverted_double_pendulum.h"
 #include "tasks/inverted_pendulum.h"
 #include "tasks/planar_runner.h"
@@ -13,6 +14,7 @@
 
 #include <pybind11/stl.h>
 
+#include <limits>
 #include <memory>
 
 namespace joltgym::bindings {
@@ -74,6 +76,10 @@ class TaskCore final : public SingleEnv {
   using SingleEnv::SingleEnv;
 };
 class HalfCheetahCore final : public SingleEnv {
+ public:
+  using SingleEnv::SingleEnv;
+};
+class HumanoidCore final : public SingleEnv {
  public:
   using SingleEnv::SingleEnv;
 };
@@ -185,6 +191,46 @@ void BindEnvs(py::module_& m) {
            py::arg("reset_noise_scale") = 0.1f, py::arg("exclude_current_positions_from_observation") = true,
            py::arg("frame_skip") = 4);
 
+  auto make_humanoid = [](std::shared_ptr<CompiledModel> model, float forward_reward_weight, float ctrl_cost_weight,
+                          float contact_cost_weight, std::array<float, 2> contact_cost_range, float healthy_reward,
+                          bool terminate_when_unhealthy, std::array<float, 2> healthy_z_range,
+                          float reset_noise_scale, bool exclude_current_positions_from_observation,
+                          bool include_cinert_in_observation, bool include_cvel_in_observation,
+                          bool include_qfrc_actuator_in_observation, bool include_cfrc_ext_in_observation,
+                          int frame_skip) {
+    HumanoidParams p;
+    p.forward_reward_weight = forward_reward_weight;
+    p.ctrl_cost_weight = ctrl_cost_weight;
+    p.contact_cost_weight = contact_cost_weight;
+    p.contact_cost_range = contact_cost_range;
+    p.healthy_reward = healthy_reward;
+    p.terminate_when_unhealthy = terminate_when_unhealthy;
+    p.healthy_z_range = healthy_z_range;
+    p.reset_noise_scale = reset_noise_scale;
+    p.exclude_current_positions_from_observation = exclude_current_positions_from_observation;
+    p.include_cinert_in_observation = include_cinert_in_observation;
+    p.include_cvel_in_observation = include_cvel_in_observation;
+    p.include_qfrc_actuator_in_observation = include_qfrc_actuator_in_observation;
+    p.include_cfrc_ext_in_observation = include_cfrc_ext_in_observation;
+    p.frame_skip = frame_skip;
+    return std::make_shared<HumanoidTask>(*model, p);
+  };
+  // Humanoid-v5's keyword arguments and defaults, shared by HumanoidTask and HumanoidCore.
+  auto humanoid_args = [](auto& cls, auto init) {
+    cls.def(std::move(init), py::arg("model"), py::arg("forward_reward_weight") = 1.25f, py::arg("ctrl_cost_weight") = 0.1f,
+            py::arg("contact_cost_weight") = 5e-7f,
+            py::arg("contact_cost_range") = std::array<float, 2>{-std::numeric_limits<float>::infinity(), 10.0f},
+            py::arg("healthy_reward") = 5.0f, py::arg("terminate_when_unhealthy") = true,
+            py::arg("healthy_z_range") = std::array<float, 2>{1.0f, 2.0f}, py::arg("reset_noise_scale") = 1e-2f,
+            py::arg("exclude_current_positions_from_observation") = true,
+            py::arg("include_cinert_in_observation") = true, py::arg("include_cvel_in_observation") = true,
+            py::arg("include_qfrc_actuator_in_observation") = true, py::arg("include_cfrc_ext_in_observation") = true,
+            py::arg("frame_skip") = 5);
+  };
+  py::class_<HumanoidTask, Task, std::shared_ptr<HumanoidTask>> humanoid_task(
+      m, "HumanoidTask", "Humanoid (Gymnasium Humanoid-v5 conventions).");
+  humanoid_args(humanoid_task, py::init(make_humanoid));
+
   py::class_<TaskCore> core(m, "TaskCore", "The single-environment face of any task.");
   core.def(py::init([](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task) {
              return std::make_unique<TaskCore>(model, task);
@@ -203,6 +249,21 @@ void BindEnvs(py::module_& m) {
               py::arg("reset_noise_scale") = 0.1f, py::arg("exclude_current_positions_from_observation") = true,
               py::arg("frame_skip") = 5);
   DefineCoreMethods(cheetah);
+
+  py::class_<HumanoidCore> humanoid(m, "HumanoidCore", "Humanoid task logic (Gymnasium Humanoid-v5 conventions).");
+  humanoid_args(humanoid, py::init([make_humanoid](std::shared_ptr<CompiledModel> model, float forward_reward_weight,
+                                                   float ctrl_cost_weight, float contact_cost_weight,
+                                                   std::array<float, 2> contact_cost_range, float healthy_reward,
+                                                   bool terminate_when_unhealthy, std::array<float, 2> healthy_z_range,
+                                                   float reset_noise_scale, bool exclude_positions, bool cinert,
+                                                   bool cvel, bool qfrc_actuator, bool cfrc_ext, int frame_skip) {
+                  return std::make_unique<HumanoidCore>(
+                      model, make_humanoid(model, forward_reward_weight, ctrl_cost_weight, contact_cost_weight,
+                                           contact_cost_range, healthy_reward, terminate_when_unhealthy,
+                                           healthy_z_range, reset_noise_scale, exclude_positions, cinert, cvel,
+                                           qfrc_actuator, cfrc_ext, frame_skip));
+                }));
+  DefineCoreMethods(humanoid);
 }
 
 }  // namespace joltgym::bindings

@@ -67,7 +67,11 @@ void BindModel(py::module_& m) {
       .def(py::init<>())
       .def_readwrite("name", &BodyFrameDesc::name)
       .def_readwrite("body", &BodyFrameDesc::body)
-      .def_readwrite("pos", &BodyFrameDesc::pos);
+      .def_readwrite("pos", &BodyFrameDesc::pos)
+      .def_readwrite("ipos", &BodyFrameDesc::ipos)
+      .def_readwrite("iquat", &BodyFrameDesc::iquat)
+      .def_readwrite("mass", &BodyFrameDesc::mass)
+      .def_readwrite("inertia", &BodyFrameDesc::inertia);
   py::class_<ActuatorDesc>(m, "ActuatorDesc")
       .def(py::init<>())
       .def_readwrite("name", &ActuatorDesc::name)

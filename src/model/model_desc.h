@@ -64,12 +64,17 @@ struct SiteDesc {
   Vec3f pos{0, 0, 0};          // in that body's frame
 };
 
-// Where each MuJoCo body's frame sits: on which simulated body, and where on it
-// (jointless bodies are welded into a simulated one).
+// Where each MuJoCo body's frame and inertia sit: on which simulated body, and
+// where on it (jointless bodies are welded into a simulated one). MuJoCo's per-body
+// quantities (xpos, cinert, cvel) are computed from these.
 struct BodyFrameDesc {
   std::string name;
   int body = -1;               // simulated body, -1 for the world
-  Vec3f pos{0, 0, 0};          // in that body's frame
+  Vec3f pos{0, 0, 0};          // frame origin, in that body's frame
+  Vec3f ipos{0, 0, 0};         // centre of mass, in that body's frame
+  Quatf iquat{1, 0, 0, 0};     // principal axes of inertia, in that body's frame
+  float mass = 0.0f;
+  Vec3f inertia{0, 0, 0};      // principal moments (MuJoCo's body_inertia)
 };
 
 struct ActuatorDesc {

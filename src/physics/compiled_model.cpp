@@ -14,6 +14,7 @@ namespace {
 
 constexpr float kPlaneHalfExtent = 1000.0f;  // MuJoCo planes are infinite for collision
 constexpr float kAxisTolerance = 1.0e-4f;
+constexpr float kAnchorTolerance = 1.0e-5f;  // m
 
 std::string JointLabel(const JointDesc& j) {
   return "joint '" + (j.name.empty() ? std::string("<unnamed>") : j.name) + "'";
@@ -186,6 +187,7 @@ void CompiledModel::CompileJoints() {
       }
       continue;
     }
+    if (TryCompileGimbal(b)) continue;
     // A planar root (HalfCheetah, Hopper, Walker2d, Swimmer: slide, slide, hinge; a target
     // on two slides): slides then at most one hinge, along distinct world axes,
     // simulated as a body restricted to those degrees of freedom.
@@ -210,6 +212,36 @@ void CompiledModel::CompileJoints() {
     b.attachment = Attachment::Planar;
     b.allowed_dofs = dofs;
   }
+}
+
+bool CompiledModel::TryCompileGimbal(CompiledBody& b) {
+  const auto& js = b.joints;
+  if (js.size() > 3) return false;
+  for (int j : js)
+    if (joints_[j].type != JointType::Hinge) return false;
+  const CompiledJoint& first = joints_[js[0]];
+  for (size_t k = 1; k < js.size(); ++k) {
+    const CompiledJoint& other = joints_[js[k]];
+    if ((other.anchor_local - first.anchor_local).Length() > kAnchorTolerance)
+      throw UnsupportedFeature("body '" + b.name + "': hinges on one body must share one anchor ('" + first.name +
+                               "' and '" + other.name + "' do not)");
+  }
+  const JPH::Vec3 a1 = first.axis_local, a2 = joints_[js[1]].axis_local;
+  const JPH::Vec3 a3 = a1.Cross(a2);
+  const bool orthogonal = std::abs(a1.Dot(a2)) < kAxisTolerance &&
+                          (js.size() == 2 || std::abs(std::abs(a3.Dot(joints_[js[2]].axis_local)) - 1.0f) < kAxisTolerance);
+  if (!orthogonal)
+    throw UnsupportedFeature("body '" + b.name + "': hinges on one body must have mutually orthogonal axes");
+  b.attachment = Attachment::Gimbal;
+  b.gimbal_basis = JPH::Mat44(JPH::Vec4(a1, 0.0f), JPH::Vec4(a2, 0.0f), JPH::Vec4(a3, 0.0f), JPH::Vec4(0, 0, 0, 1))
+                       .GetQuaternion()
+                       .Normalized();
+  b.gimbal_lock_third = js.size() == 2;
+  for (size_t k = 0; k < js.size(); ++k) {
+    joints_[js[k]].gimbal_slot = int(k);
+    if (k == 2 && a3.Dot(joints_[js[2]].axis_local) < 0.0f) joints_[js[k]].gimbal_sign = -1.0f;
+  }
+  return true;
 }
 
 void CompiledModel::CompileActuators() {

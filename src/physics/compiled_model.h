@@ -30,6 +30,7 @@ enum class Attachment {
   Hinge,       // one hinge: HingeConstraint
   Slide,       // one slide: SliderConstraint
   Ball,        // one ball: PointConstraint
+  Gimbal,      // two or three hinges about one anchor: GimbalConstraint (gimbal.h)
 };
 
 struct CompiledBody {
@@ -52,6 +53,9 @@ struct CompiledBody {
   // manifolds, so each contact still names the geom (and MuJoCo body) it touches.
   bool keep_manifolds_apart = false;
   std::vector<int> joints;   // MuJoCo order
+  // Gimbal: (a1, a2, a1 x a2) as columns, body frame; two hinges lock the third.
+  JPH::Quat gimbal_basis = JPH::Quat::sIdentity();
+  bool gimbal_lock_third = false;
 };
 
 struct CompiledJoint {
@@ -68,6 +72,8 @@ struct CompiledJoint {
   float range_lo = 0.0f, range_hi = 0.0f;
   bool rotational_dof = false;   // scalar angle that must be unwrapped across steps
   bool has_drive_row = false;    // armature or damping: see JointAxisConstraint
+  int gimbal_slot = -1;          // coordinate of its body's gimbal (0..2), or -1
+  float gimbal_sign = 1.0f;      // -1: a third axis along -(a1 x a2)
   float armature = 0.0f, damping = 0.0f, stiffness = 0.0f, springref = 0.0f;
 };
 
@@ -114,6 +120,8 @@ class CompiledModel {
   void CompileJoints();
   void CompileActuators();
   void CompileCollisionTable();
+  // Two or three hinges on one body become a gimbal; false if the joints are not hinges.
+  bool TryCompileGimbal(CompiledBody& body);
 
   ModelDesc desc_;
   std::vector<CompiledBody> bodies_;

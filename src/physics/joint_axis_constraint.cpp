@@ -42,7 +42,7 @@ void JointAxisConstraint::ResetWarmStart() {
 }
 
 void JointAxisConstraint::SetupVelocityConstraint(float dt) {
-  world_axis_ = mBody1->GetRotation() * params_.axis_local1;
+  world_axis_ = params_.axis_from_step ? step_axis_ : mBody1->GetRotation() * params_.axis_local1;
   if (!params_.angular) {
     r2_ = mBody2->GetRotation() * params_.anchor_local2;
     // r1 + u in Jolt's terms: body 2's anchor seen from body 1's COM.

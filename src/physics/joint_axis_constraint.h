@@ -25,6 +25,9 @@ namespace joltgym {
 struct JointAxisParams {
   bool angular = true;       // hinge (angular rows) or slide (linear rows)
   JPH::Vec3 axis_local1;     // joint axis in body 1's COM frame
+  // The rate row is given each step (BeginStep's world_axis) instead of following
+  // body 1: a coordinate of a multi-hinge body (gimbal.h).
+  bool axis_from_step = false;
   JPH::Vec3 anchor_local2;   // anchor in body 2's COM frame (linear rows)
   float armature = 0.0f;
   float damping = 0.0f;
@@ -37,10 +40,12 @@ class JointAxisConstraint final : public JPH::TwoBodyConstraint {
  public:
   JointAxisConstraint(JPH::Body& parent, JPH::Body& child, const JointAxisParams& params);
 
-  // Call before each physics update with the joint's coordinate and rate.
-  void BeginStep(float q, float rate) {
+  // Call before each physics update with the joint's coordinate and rate, and for
+  // axis_from_step rows the world vector j with rate = j . (w2 - w1).
+  void BeginStep(float q, float rate, JPH::Vec3Arg world_axis = JPH::Vec3::sZero()) {
     q_ = q;
     rate_before_ = rate;
+    step_axis_ = world_axis;
   }
 
   // Impulse the range limit applied in the last step (positive raises the joint rate).
@@ -80,6 +85,7 @@ class JointAxisConstraint final : public JPH::TwoBodyConstraint {
   float rate_before_ = 0.0f;
   LimitSide limit_side_ = LimitSide::None;
   JPH::Vec3 world_axis_ = JPH::Vec3::sZero();
+  JPH::Vec3 step_axis_ = JPH::Vec3::sZero();
   JPH::Vec3 r1_plus_u_ = JPH::Vec3::sZero();
   JPH::Vec3 r2_ = JPH::Vec3::sZero();
   AxisRow drive_;

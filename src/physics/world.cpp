@@ -1,5 +1,6 @@
 #include "physics/world.h"
 
+#include "physics/gimbal_constraint.h"
 #include "physics/jolt_runtime.h"
 
 #include <Jolt/Physics/Body/BodyCreationSettings.h>
@@ -65,6 +66,8 @@ World::World(ModelPtr model) : model_(std::move(model)) {
   qfrc_actuator_.assign(size_t(m.nv()), 0.0f);
   initial_angle_ = angle_;
   frames_.resize(m.bodies().size());
+  gimbal_.resize(m.bodies().size());
+  RefreshGimbals();
   system_.SaveState(initial_state_);
 }
 
@@ -152,6 +155,17 @@ void World::CreateJoints() {
         constraint = s.Create(parent, child);
         break;
       }
+      case Attachment::Gimbal: {
+        if (joint.gimbal_slot != 0) break;  // one constraint for all of the body's hinges
+        GimbalParams g;
+        g.anchor_local1 = JPH::Vec3(parent.GetInverseCenterOfMassTransform() * anchor);
+        g.anchor_local2 = JPH::Vec3(child.GetInverseCenterOfMassTransform() * anchor);
+        g.rest_in_parent = cb.rel_rot0;
+        g.basis = cb.gimbal_basis;
+        g.lock_third = cb.gimbal_lock_third;
+        constraint = new GimbalConstraint(parent, child, g);
+        break;
+      }
       case Attachment::Free:
       case Attachment::Planar:
         break;
@@ -165,6 +179,7 @@ void World::CreateJoints() {
           cb.attachment == Attachment::Planar ? cb.pos0 + cb.rot0 * m.joints()[cb.joints.back()].anchor_local : anchor;
       JointAxisParams p;
       p.angular = joint.type == JointType::Hinge;
+      p.axis_from_step = joint.gimbal_slot >= 0;
       p.axis_local1 = parent.GetRotation().Conjugated() * axis;
       p.anchor_local2 = child.GetRotation().Conjugated() * JPH::Vec3(row_anchor - child.GetCenterOfMassPosition());
       p.armature = joint.armature;
@@ -194,7 +209,17 @@ JPH::Vec3 World::PointVelocity(int body, JPH::RVec3 point) const {
   return b.GetLinearVelocity() + b.GetAngularVelocity().Cross(JPH::Vec3(point - b.GetCenterOfMassPosition()));
 }
 
+void World::RefreshGimbals() {
+  const CompiledModel& m = *model_;
+  for (size_t i = 0; i < m.bodies().size(); ++i) {
+    const CompiledBody& cb = m.bodies()[i];
+    if (cb.attachment != Attachment::Gimbal) continue;
+    gimbal_[i] = MeasureGimbal(ParentRotation(int(i)) * cb.rel_rot0, cb.gimbal_basis, bodies_[i]->GetRotation());
+  }
+}
+
 float World::MeasureAngle(const CompiledJoint& joint) const {
+  if (joint.gimbal_slot >= 0) return joint.gimbal_sign * gimbal_[size_t(joint.body)].angles[joint.gimbal_slot];
   const CompiledBody& cb = model_->bodies()[joint.body];
   JPH::Quat frame0 = ParentRotation(joint.body) * cb.rel_rot0;
   JPH::Quat rel = frame0.Conjugated() * bodies_[joint.body]->GetRotation();
@@ -222,7 +247,7 @@ float World::JointRate(const CompiledJoint& joint) const {
   const CompiledBody& cb = model_->bodies()[joint.body];
   const JPH::Body& b = *bodies_[joint.body];
   if (joint.type == JointType::Hinge) {
-    const JPH::Vec3 axis = b.GetRotation() * joint.axis_local;
+    const JPH::Vec3 axis = joint.gimbal_slot >= 0 ? GimbalRateRow(joint) : b.GetRotation() * joint.axis_local;
     const JPH::Vec3 parent_w = joint.parent >= 0 ? bodies_[joint.parent]->GetAngularVelocity() : JPH::Vec3::sZero();
     return axis.Dot(b.GetAngularVelocity() - parent_w);
   }
@@ -361,6 +386,7 @@ void World::SetState(const float* qpos, const float* qvel) {
     bi.SetPositionAndRotation(body.GetID(), f.pos, f.rot, JPH::EActivation::Activate);
     bi.SetLinearAndAngularVelocity(body.GetID(), f.v + f.w.Cross(com_offset), f.w);
   }
+  RefreshGimbals();
   for (size_t j = 0; j < m.joints().size(); ++j) {
     const CompiledJoint& joint = m.joints()[j];
     if (!joint.rotational_dof) continue;
@@ -374,6 +400,7 @@ void World::RestoreInitialState() {
   system_.RestoreState(initial_state_);
   angle_ = initial_angle_;
   std::fill(last_raw_angle_.begin(), last_raw_angle_.end(), 0.0f);
+  RefreshGimbals();
   std::fill(qfrc_actuator_.begin(), qfrc_actuator_.end(), 0.0f);
 }
 
@@ -381,7 +408,8 @@ void World::ApplyJointEffort(const CompiledJoint& joint, float effort) {
   JPH::Body& child = *bodies_[joint.body];
   JPH::Body* parent = joint.parent >= 0 ? bodies_[joint.parent] : nullptr;
   if (joint.type == JointType::Hinge) {
-    const JPH::Vec3 torque = effort * (child.GetRotation() * joint.axis_local);
+    const JPH::Vec3 axis = joint.gimbal_slot >= 0 ? GimbalRateRow(joint) : child.GetRotation() * joint.axis_local;
+    const JPH::Vec3 torque = effort * axis;
     child.AddTorque(torque);
     if (parent) parent->AddTorque(-torque);
   } else {
@@ -451,11 +479,14 @@ void World::BeginAxisRows() {
   for (size_t j = 0; j < joints.size(); ++j) {
     JointAxisConstraint* row = axis_rows_[j].GetPtr();
     if (!row) continue;
-    row->BeginStep(ScalarJointQ(int(j)), JointRate(joints[j]));
+    const CompiledJoint& joint = joints[j];
+    row->BeginStep(ScalarJointQ(int(j)), JointRate(joint),
+                   joint.gimbal_slot >= 0 ? GimbalRateRow(joint) : JPH::Vec3::sZero());
   }
 }
 
 void World::TrackAngles() {
+  RefreshGimbals();
   const auto& joints = model_->joints();
   for (size_t j = 0; j < joints.size(); ++j) {
     if (!joints[j].rotational_dof) continue;
@@ -514,7 +545,8 @@ float World::MaxJointAnchorError() const {
   const CompiledModel& m = *model_;
   for (const CompiledJoint& joint : m.joints()) {
     const CompiledBody& cb = m.bodies()[joint.body];
-    if (cb.attachment != Attachment::Hinge && cb.attachment != Attachment::Ball) continue;
+    if (cb.attachment != Attachment::Hinge && cb.attachment != Attachment::Ball && cb.attachment != Attachment::Gimbal)
+      continue;
     const JPH::RVec3 on_child = bodies_[joint.body]->GetWorldTransform() * joint.anchor_local;
     const JPH::RVec3 on_parent = ParentTransform(joint.body) * (cb.rel_pos0 + cb.rel_rot0 * joint.anchor_local);
     worst = std::max(worst, float(JPH::Vec3(on_child - on_parent).Length()));

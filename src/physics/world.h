@@ -4,6 +4,7 @@
 
 #include "physics/compiled_model.h"
 #include "physics/contact_forces.h"
+#include "physics/gimbal.h"
 #include "physics/joint_axis_constraint.h"
 #include "physics/state_buffer.h"
 #include "physics/step_context.h"
@@ -67,6 +68,12 @@ class World {
   void ApplyJointEffort(const CompiledJoint& joint, float effort);
   void BeginAxisRows();
   void TrackAngles();
+  // Recomputes the coordinates of every multi-hinge body; called whenever bodies move.
+  void RefreshGimbals();
+  // World vector j with rate = j . (w_child - w_parent) for a gimbal coordinate.
+  JPH::Vec3 GimbalRateRow(const CompiledJoint& joint) const {
+    return joint.gimbal_sign * gimbal_[size_t(joint.body)].rate_rows[joint.gimbal_slot];
+  }
 
   // Angle of a rotational scalar joint relative to qpos0, in (-pi, pi].
   float MeasureAngle(const CompiledJoint& joint) const;
@@ -91,6 +98,7 @@ class World {
   std::vector<JPH::Body*> bodies_;
   std::vector<JPH::Ref<JointAxisConstraint>> axis_rows_;  // per joint, null when not needed
   std::vector<float> angle_;                         // unwrapped q - qpos0 per joint
+  std::vector<GimbalCoordinates> gimbal_;            // per body, current (gimbal bodies only)
   std::vector<float> last_raw_angle_;
   std::vector<float> qfrc_actuator_;
   StateBuffer initial_state_;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "physics/world.h"
+#include "tasks/com_terms.h"
 
 #include <algorithm>
 
@@ -14,14 +15,7 @@ namespace joltgym {
 inline void ExternalContactForces(World& world, float* out) {
   const ModelDesc& desc = world.model().desc();
   std::fill(out, out + size_t(desc.mj_nbody) * 6, 0.0f);
-  JPH::RVec3 weighted = JPH::RVec3::sZero();
-  float mass = 0.0f;
-  for (int b = 0; b < world.num_bodies(); ++b) {
-    const float m = desc.bodies[size_t(b)].mass;
-    weighted += m * world.body(b).GetCenterOfMassPosition();
-    mass += m;
-  }
-  const JPH::RVec3 centre = weighted / mass;
+  const JPH::RVec3 centre = RobotCentreOfMass(world);
   for (const ContactForce& c : world.ReadContactForces()) {
     if (world.BodyIndex(c.body) < 0 || c.geom_tag == 0) continue;
     const int mj_body = int(c.geom_tag) - 1;
