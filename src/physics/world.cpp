@@ -67,6 +67,7 @@ World::World(ModelPtr model) : model_(std::move(model)) {
   initial_angle_ = angle_;
   frames_.resize(m.bodies().size());
   gimbal_.resize(m.bodies().size());
+  gimbal_next_.resize(m.bodies().size());
   RefreshGimbals();
   system_.SaveState(initial_state_);
 }
@@ -474,15 +475,49 @@ void World::ApplyFluidForces() {
   }
 }
 
-void World::BeginAxisRows() {
+void World::BeginAxisRows(float h) {
+  PredictGimbals(h);
   const auto& joints = model_->joints();
   for (size_t j = 0; j < joints.size(); ++j) {
     JointAxisConstraint* row = axis_rows_[j].GetPtr();
     if (!row) continue;
     const CompiledJoint& joint = joints[j];
-    row->BeginStep(ScalarJointQ(int(j)), JointRate(joint),
-                   joint.gimbal_slot >= 0 ? GimbalRateRow(joint) : JPH::Vec3::sZero());
+    if (joint.gimbal_slot < 0) {
+      row->BeginStep(ScalarJointQ(int(j)), JointRate(joint));
+      continue;
+    }
+    // A gimbal coordinate's rate row turns as the body moves, so its rate changes even at
+    // constant angular velocity (dq/dt = J w, d2q/dt2 = J dw/dt + dJ/dt w). Armature opposes
+    // all of d2q/dt2 (MuJoCo's M + diag(armature)); the row, with J fixed over the step,
+    // sees only J dw/dt, so the dJ/dt w part enters through the rate it starts from.
+    const JPH::Vec3 w_rel = RelativeAngularVelocity(joint);
+    const JPH::Vec3 rate_row = GimbalRateRow(joint);
+    const JPH::Vec3 next_row = joint.gimbal_sign * gimbal_next_[size_t(joint.body)].rate_rows[joint.gimbal_slot];
+    const float rate = rate_row.Dot(w_rel);
+    row->BeginStep(ScalarJointQ(int(j)), rate - (next_row - rate_row).Dot(w_rel), rate_row);
   }
+}
+
+void World::PredictGimbals(float h) {
+  const CompiledModel& m = *model_;
+  auto advanced = [h](const JPH::Body* body) {
+    if (!body) return JPH::Quat::sIdentity();
+    const JPH::Vec3 w = body->GetAngularVelocity();
+    const float speed = w.Length();
+    const JPH::Quat q = body->GetRotation();
+    return speed > 1.0e-9f ? (JPH::Quat::sRotation(w / speed, speed * h) * q).Normalized() : q;
+  };
+  for (size_t i = 0; i < m.bodies().size(); ++i) {
+    const CompiledBody& cb = m.bodies()[i];
+    if (cb.attachment != Attachment::Gimbal) continue;
+    const JPH::Quat parent = advanced(cb.parent >= 0 ? bodies_[size_t(cb.parent)] : nullptr);
+    gimbal_next_[i] = MeasureGimbal(parent * cb.rel_rot0, cb.gimbal_basis, advanced(bodies_[i]));
+  }
+}
+
+JPH::Vec3 World::RelativeAngularVelocity(const CompiledJoint& joint) const {
+  const JPH::Vec3 parent_w = joint.parent >= 0 ? bodies_[joint.parent]->GetAngularVelocity() : JPH::Vec3::sZero();
+  return bodies_[joint.body]->GetAngularVelocity() - parent_w;
 }
 
 void World::TrackAngles() {
@@ -503,7 +538,7 @@ void World::Step(const float* ctrl, StepContext& ctx) {
     ApplyActuation(ctrl);
     ApplyJointSprings();
     if (model_->has_fluid()) ApplyFluidForces();
-    BeginAxisRows();
+    BeginAxisRows(h);
     JPH::EPhysicsUpdateError error = system_.Update(h, 1, &ctx.temp, &ctx.jobs);
     last_update_dt_ = h;
     update_errors_ |= unsigned(error);

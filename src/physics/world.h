@@ -66,7 +66,11 @@ class World {
   void ApplyFluidForces();
   // Equal and opposite torque (hinge) or force at the anchor (slide) on a joint's bodies.
   void ApplyJointEffort(const CompiledJoint& joint, float effort);
-  void BeginAxisRows();
+  // Hands each joint row its coordinate and rate before a physics update of length h.
+  void BeginAxisRows(float h);
+  // Gimbal coordinates at the pose the bodies reach after h at their current velocities.
+  void PredictGimbals(float h);
+  JPH::Vec3 RelativeAngularVelocity(const CompiledJoint& joint) const;
   void TrackAngles();
   // Recomputes the coordinates of every multi-hinge body; called whenever bodies move.
   void RefreshGimbals();
@@ -99,6 +103,7 @@ class World {
   std::vector<JPH::Ref<JointAxisConstraint>> axis_rows_;  // per joint, null when not needed
   std::vector<float> angle_;                         // unwrapped q - qpos0 per joint
   std::vector<GimbalCoordinates> gimbal_;            // per body, current (gimbal bodies only)
+  std::vector<GimbalCoordinates> gimbal_next_;       // per body, predicted one update ahead
   std::vector<float> last_raw_angle_;
   std::vector<float> qfrc_actuator_;
   StateBuffer initial_state_;
