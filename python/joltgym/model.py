@@ -192,6 +192,7 @@ def _geom_desc(m: mujoco.MjModel, d: mujoco.MjData, g: int, frame_pos, frame_rot
     geom.contype = int(m.geom_contype[g])
     geom.conaffinity = int(m.geom_conaffinity[g])
     geom.friction = float(m.geom_friction[g][0])
+    geom.condim = int(m.geom_condim[g])
     geom.mj_body = int(m.geom_bodyid[g])
     return geom
 

@@ -30,6 +30,7 @@ void BindModel(py::module_& m) {
       .def_readwrite("contype", &GeomDesc::contype)
       .def_readwrite("conaffinity", &GeomDesc::conaffinity)
       .def_readwrite("friction", &GeomDesc::friction)
+      .def_readwrite("condim", &GeomDesc::condim)
       .def_readwrite("mj_body", &GeomDesc::mj_body);
   py::class_<BodyDesc>(m, "BodyDesc")
       .def(py::init<>())

@@ -23,6 +23,7 @@ struct GeomDesc {
   int contype = 1;
   int conaffinity = 1;
   float friction = 1.0f;    // sliding friction; torsional and rolling are not modelled
+  int condim = 3;           // 1: frictionless contacts (unless the other geom has condim > 1)
   int mj_body = -1;         // the MuJoCo body that owns the geom (bodies may be welded together)
 };
 

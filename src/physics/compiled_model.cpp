@@ -15,6 +15,8 @@ namespace {
 constexpr float kPlaneHalfExtent = 1000.0f;  // MuJoCo planes are infinite for collision
 constexpr float kAxisTolerance = 1.0e-4f;
 constexpr float kAnchorTolerance = 1.0e-5f;  // m
+constexpr float kHalfPi = 0.5f * JPH::JPH_PI;
+constexpr float kGimbalLockMargin = 0.035f;  // rad, 2 degrees
 
 std::string JointLabel(const JointDesc& j) {
   return "joint '" + (j.name.empty() ? std::string("<unnamed>") : j.name) + "'";
@@ -40,10 +42,11 @@ JPH::EAllowedDOFs RotationDOF(int axis) {
   return dofs[axis];
 }
 
-// (contype, conaffinity, friction) shared by a body's colliding geoms.
+// (contype, conaffinity, friction, condim) shared by a body's colliding geoms.
 struct ContactProps {
   int contype = 0, conaffinity = 0;
   float friction = 1.0f;
+  int condim = 3;
 };
 
 ContactProps BodyContactProps(const BodyDesc& body) {
@@ -52,12 +55,14 @@ ContactProps BodyContactProps(const BodyDesc& body) {
   for (const GeomDesc& g : body.geoms) {
     if (!Collides(g)) continue;
     if (first) {
-      props = {g.contype, g.conaffinity, g.friction};
+      props = {g.contype, g.conaffinity, g.friction, g.condim};
       first = false;
     } else if (g.contype != props.contype || g.conaffinity != props.conaffinity) {
       throw UnsupportedFeature("body '" + body.name + "': geoms with different contype/conaffinity in one body");
     } else if (g.friction != props.friction) {
       throw UnsupportedFeature("body '" + body.name + "': geoms with different friction in one body");
+    } else if (g.condim != props.condim) {
+      throw UnsupportedFeature("body '" + body.name + "': geoms with different condim in one body");
     }
   }
   return props;
@@ -118,7 +123,9 @@ void CompiledModel::CompileBodies() {
       const float span = moments[(i + 1) % 3] + moments[(i + 2) % 3] - moments[i];
       b.fluid_box.SetComponent(i, std::sqrt(std::max(0.0f, 1.5f * span / d.mass)));
     }
-    b.friction = BodyContactProps(d).friction;
+    const ContactProps contact = BodyContactProps(d);
+    b.friction = contact.friction;
+    b.condim = contact.condim;
     for (const GeomDesc& g : d.geoms)
       if (Collides(g) && g.mj_body != d.geoms.front().mj_body) b.keep_manifolds_apart = true;
   }
@@ -232,6 +239,13 @@ bool CompiledModel::TryCompileGimbal(CompiledBody& b) {
                           (js.size() == 2 || std::abs(std::abs(a3.Dot(joints_[js[2]].axis_local)) - 1.0f) < kAxisTolerance);
   if (!orthogonal)
     throw UnsupportedFeature("body '" + b.name + "': hinges on one body must have mutually orthogonal axes");
+  // The decomposition reads the middle coordinate in [-90, 90] degrees; beyond that (and
+  // at gimbal lock) the coordinates would jump, so the middle hinge's range must stay inside.
+  const CompiledJoint& middle = joints_[js[1]];
+  const float reach = kHalfPi - kGimbalLockMargin;
+  if (!middle.limited || middle.range_lo - middle.qpos0[0] < -reach || middle.range_hi - middle.qpos0[0] > reach)
+    throw UnsupportedFeature("body '" + b.name + "': the second hinge of a multi-hinge body ('" + middle.name +
+                             "') must be limited to within +-88 degrees");
   b.attachment = Attachment::Gimbal;
   b.gimbal_basis = JPH::Mat44(JPH::Vec4(a1, 0.0f), JPH::Vec4(a2, 0.0f), JPH::Vec4(a3, 0.0f), JPH::Vec4(0, 0, 0, 1))
                        .GetQuaternion()
@@ -278,6 +292,7 @@ void CompiledModel::CompileCollisionTable() {
     if (!Collides(g)) continue;
     CompiledStaticGeom s;
     s.friction = g.friction;
+    s.condim = g.condim;
     s.collision_entry = int(entries.size());
     JPH::Quat rot = ToQuat(g.quat);
     JPH::Vec3 pos = ToVec3(g.pos);
@@ -293,7 +308,7 @@ void CompiledModel::CompileCollisionTable() {
       s.rot = (rot * p.to_geom_frame).Normalized();
     }
     static_geoms_.push_back(s);
-    entries.push_back({g.contype, g.conaffinity, g.friction});
+    entries.push_back({g.contype, g.conaffinity, g.friction, g.condim});
   }
 
   auto filter = new ModelCollisionFilter(int(entries.size()));

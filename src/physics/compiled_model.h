@@ -48,6 +48,7 @@ struct CompiledBody {
   JPH::Vec3 rel_pos0;        // body frame in the parent's body frame at qpos0
   JPH::Quat rel_rot0;
   float friction = 1.0f;
+  int condim = 3;
   int collision_entry = 0;
   // Geoms of several MuJoCo bodies (welded): keep Jolt from merging their contact
   // manifolds, so each contact still names the geom (and MuJoCo body) it touches.
@@ -93,6 +94,7 @@ struct CompiledStaticGeom {
   JPH::RVec3 pos;
   JPH::Quat rot;
   float friction = 1.0f;
+  int condim = 3;
   int collision_entry = 0;
 };
 

@@ -27,7 +27,10 @@ float TwistAngle(JPH::Quat q, JPH::Vec3 axis) {
   return 2.0f * std::atan2(q.GetXYZ().Dot(axis), q.GetW());
 }
 
-float MaxFriction(const JPH::Body& a, const JPH::SubShapeID&, const JPH::Body& b, const JPH::SubShapeID&) {
+// MuJoCo: a contact has the larger condim of its two geoms (1 = frictionless) and the
+// larger friction. Bodies carry their geoms' condim as user data.
+float CombineFriction(const JPH::Body& a, const JPH::SubShapeID&, const JPH::Body& b, const JPH::SubShapeID&) {
+  if (std::max(a.GetUserData(), b.GetUserData()) <= 1) return 0.0f;
   return std::max(a.GetFriction(), b.GetFriction());
 }
 
@@ -54,7 +57,7 @@ World::World(ModelPtr model) : model_(std::move(model)) {
   system_.SetPhysicsSettings(settings);
   const auto& g = m.desc().gravity;
   system_.SetGravity(JPH::Vec3(g[0], g[1], g[2]));
-  system_.SetCombineFriction(MaxFriction);
+  system_.SetCombineFriction(CombineFriction);
   system_.SetCombineRestitution(MaxRestitution);
 
   CreateBodies();
@@ -78,6 +81,7 @@ void World::CreateBodies() {
   for (const CompiledStaticGeom& s : m.static_geoms()) {
     JPH::BodyCreationSettings settings(s.shape, s.pos, s.rot, JPH::EMotionType::Static, layers::kStatic);
     settings.mFriction = s.friction;
+    settings.mUserData = JPH::uint64(s.condim);
     settings.mRestitution = 0.0f;
     settings.mCollisionGroup = JPH::CollisionGroup(m.collision_filter(), JPH::uint32(s.collision_entry), 0);
     bi.CreateAndAddBody(settings, JPH::EActivation::DontActivate);
@@ -101,6 +105,7 @@ void World::CreateBodies() {
     settings.mApplyGyroscopicForce = b.attachment != Attachment::Planar;
     settings.mAllowSleeping = false;
     settings.mFriction = b.friction;
+    settings.mUserData = JPH::uint64(b.condim);
     settings.mRestitution = 0.0f;
     settings.mUseManifoldReduction = !b.keep_manifolds_apart;
     settings.mCollisionGroup = JPH::CollisionGroup(m.collision_filter(), JPH::uint32(b.collision_entry), 0);
