@@ -2,6 +2,7 @@
 #pragma once
 
 #include "physics/world.h"
+#include "tasks/com_terms.h"
 #include "tasks/contact_terms.h"
 
 #include "bindings/array_convert.h"
@@ -57,6 +58,16 @@ inline py::array_t<float> BodyVelocityArray(const World& w) {
   return out;
 }
 
+// MuJoCo's cinert (10 per body) or cvel (6 per body), world row included (zeros).
+template <int Width, class Term>
+py::array_t<float> ComTermArray(const World& w, Term term) {
+  const py::ssize_t n = w.model().desc().mj_nbody;
+  py::array_t<float> out({n, py::ssize_t(Width)});
+  std::fill(out.mutable_data(), out.mutable_data() + Width, 0.0f);
+  term(w, RobotCentreOfMass(w), out.mutable_data() + Width);
+  return out;
+}
+
 inline const char* BodyComDoc() { return "Centre of mass of each simulated body, world frame."; }
 
 // The class's methods over its World, shared by World and the <Task>Core classes.
@@ -78,6 +89,12 @@ void DefineWorldViews(Class& cls, GetWorld get) {
       .def("body_quat", [get](Self& s) { return BodyQuatArray(get(s)); }, "Body frame orientations (w, x, y, z).")
       .def("body_velocity", [get](Self& s) { return BodyVelocityArray(get(s)); },
            "Angular then linear COM velocity per body, world frame.")
+      .def("cinert", [get](Self& s) { return ComTermArray<10>(get(s), ComInertia); },
+           "MuJoCo's cinert per MuJoCo body (world row zero): inertia about the robot's centre of mass in "
+           "world axes (xx, yy, zz, xy, xz, yz), mass * COM offset, mass.")
+      .def("cvel", [get](Self& s) { return ComTermArray<6>(get(s), ComVelocity); },
+           "MuJoCo's cvel per MuJoCo body (world row zero): angular velocity, then the linear velocity "
+           "of the body's motion at the robot's centre of mass, world axes.")
       .def("max_joint_anchor_error", [get](Self& s) { return get(s).MaxJointAnchorError(); },
            "Largest separation (m) between the two bodies' copies of a joint anchor.")
       .def_property_readonly("update_errors", [get](Self& s) { return get(s).update_errors(); })
