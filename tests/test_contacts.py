@@ -81,6 +81,22 @@ def test_friction_combines_by_max(build_world, floor, puck):
     assert deceleration == pytest.approx(max(floor, puck) * 9.81, rel=0.05)
 
 
+SLIDE_WITH_CONDIM = SLIDE_ON_FLOOR.replace('friction="{floor}"', 'friction="{floor}" condim="{floor_condim}"').replace(
+    'friction="{puck}"', 'friction="{puck}" condim="{puck_condim}"'
+)
+
+
+@pytest.mark.parametrize("floor_condim,puck_condim,frictional", [(1, 1, False), (3, 1, True), (1, 3, True)])
+def test_contact_is_frictionless_only_when_both_geoms_have_condim_1(build_world, floor_condim, puck_condim, frictional):
+    """MuJoCo gives a contact the larger condim of its two geoms (Humanoid's limbs: condim 1)."""
+    xml = SLIDE_WITH_CONDIM.format(floor=0.5, puck=0.5, floor_condim=floor_condim, puck_condim=puck_condim)
+    _, world = build_world(xml)
+    world.set_state(world.qpos.copy(), np.array([2.0, 0, 0, 0, 0, 0]))
+    world.step(np.zeros(0, np.float32), nsteps=50)
+    deceleration = (2.0 - world.qvel[0]) / 0.1
+    assert deceleration == pytest.approx(0.5 * 9.81 if frictional else 0.0, abs=0.05 * 9.81)
+
+
 WELDED_FOOT = """
 <mujoco>
   <option timestep="0.005"/>
