@@ -194,3 +194,22 @@ def test_vector_env_runs_the_same_task_as_the_single_env():
             break
     assert sterm  # random actions topple it
     venv.close()
+
+
+def test_standup_reward_is_height_over_timestep_and_never_ends():
+    env = gym.make("joltgym/HumanoidStandup-v0", max_episode_steps=None).unwrapped
+    _, info = env.reset(seed=0)
+    assert abs(info["z_distance_from_origin"]) < 0.02  # lying where the model starts
+    action = np.full(17, 0.2, np.float32)
+    for _ in range(300):
+        _, reward, terminated, truncated, info = env.step(action)
+        assert not terminated and not truncated
+    z = env.qpos[2]
+    assert info["reward_linup"] == pytest.approx(z / 0.003, rel=1e-5)
+    assert info["z_distance_from_origin"] == pytest.approx(z - env.init_qpos[2], abs=1e-6)
+    assert info["reward_quadctrl"] == pytest.approx(-0.1 * np.sum(action**2), rel=1e-5)
+    assert -10.0 <= info["reward_impact"] <= 0.0
+    parts = info["reward_linup"] + info["reward_quadctrl"] + info["reward_impact"] + 1.0
+    assert reward == pytest.approx(parts, rel=1e-5)
+    # lying on the floor: roughly MuJoCo's starting height term of 0.105 / 0.003 = 35
+    assert 20.0 < info["reward_linup"] < 60.0

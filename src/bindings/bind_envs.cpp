@@ -7,6 +7,7 @@
 #include "envs/single_env.h"
 #include "tasks/ant.h"
 #include "tasks/humanoid.h"
+#include "tasks/humanoid_standup.h"
 #include "tasks/inverted_double_pendulum.h"
 #include "tasks/inverted_pendulum.h"
 #include "tasks/planar_runner.h"
@@ -83,6 +84,27 @@ class HumanoidCore final : public SingleEnv {
  public:
   using SingleEnv::SingleEnv;
 };
+
+// The observation and reset arguments both humanoid tasks end with, in v5's order.
+HumanoidObservationParams HumanoidBody(float reset_noise_scale, bool exclude_positions, bool cinert, bool cvel,
+                                       bool qfrc_actuator, bool cfrc_ext, int frame_skip) {
+  HumanoidObservationParams p;
+  p.reset_noise_scale = reset_noise_scale;
+  p.exclude_current_positions_from_observation = exclude_positions;
+  p.include_cinert_in_observation = cinert;
+  p.include_cvel_in_observation = cvel;
+  p.include_qfrc_actuator_in_observation = qfrc_actuator;
+  p.include_cfrc_ext_in_observation = cfrc_ext;
+  p.frame_skip = frame_skip;
+  return p;
+}
+#define HUMANOID_BODY_ARGS                                                                                   \
+  py::arg("reset_noise_scale") = 1e-2f, py::arg("exclude_current_positions_from_observation") = true,        \
+      py::arg("include_cinert_in_observation") = true, py::arg("include_cvel_in_observation") = true,       \
+      py::arg("include_qfrc_actuator_in_observation") = true, py::arg("include_cfrc_ext_in_observation") = true, \
+      py::arg("frame_skip") = 5
+// v5's contact/impact cost range: (-inf, 10].
+const std::array<float, 2> kOpenAboveTen{-std::numeric_limits<float>::infinity(), 10.0f};
 
 // The parameters every planar runner shares (HalfCheetah uses only these).
 PlanarRunnerParams RunnerParams(float forward_reward_weight, float ctrl_cost_weight, float reset_noise_scale,
@@ -194,11 +216,10 @@ void BindEnvs(py::module_& m) {
   auto make_humanoid = [](std::shared_ptr<CompiledModel> model, float forward_reward_weight, float ctrl_cost_weight,
                           float contact_cost_weight, std::array<float, 2> contact_cost_range, float healthy_reward,
                           bool terminate_when_unhealthy, std::array<float, 2> healthy_z_range,
-                          float reset_noise_scale, bool exclude_current_positions_from_observation,
-                          bool include_cinert_in_observation, bool include_cvel_in_observation,
-                          bool include_qfrc_actuator_in_observation, bool include_cfrc_ext_in_observation,
-                          int frame_skip) {
+                          float reset_noise_scale, bool exclude_positions, bool cinert, bool cvel, bool qfrc_actuator,
+                          bool cfrc_ext, int frame_skip) {
     HumanoidParams p;
+    p.body = HumanoidBody(reset_noise_scale, exclude_positions, cinert, cvel, qfrc_actuator, cfrc_ext, frame_skip);
     p.forward_reward_weight = forward_reward_weight;
     p.ctrl_cost_weight = ctrl_cost_weight;
     p.contact_cost_weight = contact_cost_weight;
@@ -206,30 +227,37 @@ void BindEnvs(py::module_& m) {
     p.healthy_reward = healthy_reward;
     p.terminate_when_unhealthy = terminate_when_unhealthy;
     p.healthy_z_range = healthy_z_range;
-    p.reset_noise_scale = reset_noise_scale;
-    p.exclude_current_positions_from_observation = exclude_current_positions_from_observation;
-    p.include_cinert_in_observation = include_cinert_in_observation;
-    p.include_cvel_in_observation = include_cvel_in_observation;
-    p.include_qfrc_actuator_in_observation = include_qfrc_actuator_in_observation;
-    p.include_cfrc_ext_in_observation = include_cfrc_ext_in_observation;
-    p.frame_skip = frame_skip;
     return std::make_shared<HumanoidTask>(*model, p);
   };
   // Humanoid-v5's keyword arguments and defaults, shared by HumanoidTask and HumanoidCore.
   auto humanoid_args = [](auto& cls, auto init) {
-    cls.def(std::move(init), py::arg("model"), py::arg("forward_reward_weight") = 1.25f, py::arg("ctrl_cost_weight") = 0.1f,
-            py::arg("contact_cost_weight") = 5e-7f,
-            py::arg("contact_cost_range") = std::array<float, 2>{-std::numeric_limits<float>::infinity(), 10.0f},
-            py::arg("healthy_reward") = 5.0f, py::arg("terminate_when_unhealthy") = true,
-            py::arg("healthy_z_range") = std::array<float, 2>{1.0f, 2.0f}, py::arg("reset_noise_scale") = 1e-2f,
-            py::arg("exclude_current_positions_from_observation") = true,
-            py::arg("include_cinert_in_observation") = true, py::arg("include_cvel_in_observation") = true,
-            py::arg("include_qfrc_actuator_in_observation") = true, py::arg("include_cfrc_ext_in_observation") = true,
-            py::arg("frame_skip") = 5);
+    cls.def(std::move(init), py::arg("model"), py::arg("forward_reward_weight") = 1.25f,
+            py::arg("ctrl_cost_weight") = 0.1f, py::arg("contact_cost_weight") = 5e-7f,
+            py::arg("contact_cost_range") = kOpenAboveTen, py::arg("healthy_reward") = 5.0f,
+            py::arg("terminate_when_unhealthy") = true, py::arg("healthy_z_range") = std::array<float, 2>{1.0f, 2.0f},
+            HUMANOID_BODY_ARGS);
   };
   py::class_<HumanoidTask, Task, std::shared_ptr<HumanoidTask>> humanoid_task(
       m, "HumanoidTask", "Humanoid (Gymnasium Humanoid-v5 conventions).");
   humanoid_args(humanoid_task, py::init(make_humanoid));
+
+  py::class_<HumanoidStandupTask, Task, std::shared_ptr<HumanoidStandupTask>>(
+      m, "HumanoidStandupTask", "HumanoidStandup (Gymnasium HumanoidStandup-v5 conventions).")
+      .def(py::init([](std::shared_ptr<CompiledModel> model, float uph_cost_weight, float ctrl_cost_weight,
+                       float impact_cost_weight, std::array<float, 2> impact_cost_range, float reset_noise_scale,
+                       bool exclude_positions, bool cinert, bool cvel, bool qfrc_actuator, bool cfrc_ext,
+                       int frame_skip) {
+             HumanoidStandupParams p;
+             p.body = HumanoidBody(reset_noise_scale, exclude_positions, cinert, cvel, qfrc_actuator, cfrc_ext,
+                                   frame_skip);
+             p.uph_cost_weight = uph_cost_weight;
+             p.ctrl_cost_weight = ctrl_cost_weight;
+             p.impact_cost_weight = impact_cost_weight;
+             p.impact_cost_range = impact_cost_range;
+             return std::make_shared<HumanoidStandupTask>(*model, p);
+           }),
+           py::arg("model"), py::arg("uph_cost_weight") = 1.0f, py::arg("ctrl_cost_weight") = 0.1f,
+           py::arg("impact_cost_weight") = 0.5e-6f, py::arg("impact_cost_range") = kOpenAboveTen, HUMANOID_BODY_ARGS);
 
   py::class_<TaskCore> core(m, "TaskCore", "The single-environment face of any task.");
   core.def(py::init([](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task) {

@@ -3,8 +3,8 @@
 from joltgym.envs.ant import AntEnv
 from joltgym.envs.half_cheetah import HalfCheetahEnv
 from joltgym.envs.hopper import HopperEnv, Walker2dEnv
-from joltgym.envs.humanoid import HumanoidEnv
+from joltgym.envs.humanoid import HumanoidEnv, HumanoidStandupEnv
 from joltgym.envs.inverted_pendulum import InvertedDoublePendulumEnv, InvertedPendulumEnv
 from joltgym.envs.swimmer import SwimmerEnv
 
-__all__ = ["AntEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "SwimmerEnv", "Walker2dEnv"]
+__all__ = ["AntEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "SwimmerEnv", "Walker2dEnv"]

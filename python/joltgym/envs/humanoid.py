@@ -1,4 +1,4 @@
-"""joltgym/Humanoid-v0: Gymnasium Humanoid-v5's task on Jolt Physics."""
+"""joltgym/Humanoid-v0 and HumanoidStandup-v0: Gymnasium's v5 tasks of the same names on Jolt Physics."""
 
 from __future__ import annotations
 
@@ -10,7 +10,43 @@ from joltgym.envs.base import JoltEnv
 from joltgym.model import SolverSettings
 
 
-class HumanoidEnv(JoltEnv, EzPickle):
+class _HumanoidBodyEnv(JoltEnv):
+    """What Humanoid and HumanoidStandup share on the Python side: v5's observation_structure and
+    the tendon entries of info (the native task reports scalars only)."""
+
+    def _setup_humanoid(self, exclude_positions: bool, cinert: bool, cvel: bool, qfrc_actuator: bool,
+                        cfrc_ext: bool) -> None:
+        skip = 2 * int(exclude_positions)
+        moving_bodies = self.model.mj_model.nbody - 1
+        self.observation_structure = {
+            "skipped_qpos": skip,
+            "qpos": self.model.nq - skip,
+            "qvel": self.model.nv,
+            "cinert": 10 * moving_bodies * int(cinert),
+            "cvel": 6 * moving_bodies * int(cvel),
+            "qfrc_actuator": (self.model.nv - 6) * int(qfrc_actuator),
+            "cfrc_ext": 6 * moving_bodies * int(cfrc_ext),
+            "ten_length": 0,
+            "ten_velocity": 0,
+        }
+        self._tendon_matrix = _fixed_tendon_matrix(self.model.mj_model)
+
+    def reset(self, *, seed=None, options=None):
+        obs, info = super().reset(seed=seed, options=options)
+        return obs, self._with_tendons(info)
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = super().step(action)
+        return obs, reward, terminated, truncated, self._with_tendons(info)
+
+    def _with_tendons(self, info: dict) -> dict:
+        """v5's tendon_length / tendon_velocity (the model's passive fixed tendons)."""
+        info["tendon_length"] = self._tendon_matrix @ self.qpos[self.model.mj_model.jnt_qposadr[1:]]
+        info["tendon_velocity"] = self._tendon_matrix @ self.qvel[self.model.mj_model.jnt_dofadr[1:]]
+        return info
+
+
+class HumanoidEnv(_HumanoidBodyEnv, EzPickle):
     """Walk forward without falling. Observation as Humanoid-v5 (348 by default): qpos[2:] (22),
     qvel (23), cinert (130), cvel (78), qfrc_actuator[6:] (17), cfrc_ext (78) of the 13 bodies,
     each in MuJoCo's frames (world axes about the robot's centre of mass)."""
@@ -60,34 +96,57 @@ class HumanoidEnv(JoltEnv, EzPickle):
             include_qfrc_actuator_in_observation=include_qfrc_actuator_in_observation,
             include_cfrc_ext_in_observation=include_cfrc_ext_in_observation,
         )
-        skip = 2 * int(exclude_current_positions_from_observation)
-        moving_bodies = self.model.mj_model.nbody - 1
-        self.observation_structure = {
-            "skipped_qpos": skip,
-            "qpos": self.model.nq - skip,
-            "qvel": self.model.nv,
-            "cinert": 10 * moving_bodies * int(include_cinert_in_observation),
-            "cvel": 6 * moving_bodies * int(include_cvel_in_observation),
-            "qfrc_actuator": (self.model.nv - 6) * int(include_qfrc_actuator_in_observation),
-            "cfrc_ext": 6 * moving_bodies * int(include_cfrc_ext_in_observation),
-            "ten_length": 0,
-            "ten_velocity": 0,
-        }
-        self._tendon_matrix = _fixed_tendon_matrix(self.model.mj_model)
+        self._setup_humanoid(exclude_current_positions_from_observation, include_cinert_in_observation,
+                             include_cvel_in_observation, include_qfrc_actuator_in_observation,
+                             include_cfrc_ext_in_observation)
 
-    def reset(self, *, seed=None, options=None):
-        obs, info = super().reset(seed=seed, options=options)
-        return obs, self._with_tendons(info)
 
-    def step(self, action):
-        obs, reward, terminated, truncated, info = super().step(action)
-        return obs, reward, terminated, truncated, self._with_tendons(info)
+class HumanoidStandupEnv(_HumanoidBodyEnv, EzPickle):
+    """Stand up from lying on the back. Observation as Humanoid (348 by default); reward: root height
+    / model timestep - control cost - impact cost + 1, as HumanoidStandup-v5; never terminates.
+    HumanoidStandup-v5 ignores ``uph_cost_weight``; here it scales the height term (default 1)."""
 
-    def _with_tendons(self, info: dict) -> dict:
-        """Humanoid-v5's tendon_length / tendon_velocity (the model's passive fixed tendons)."""
-        info["tendon_length"] = self._tendon_matrix @ self.qpos[self.model.mj_model.jnt_qposadr[1:]]
-        info["tendon_velocity"] = self._tendon_matrix @ self.qvel[self.model.mj_model.jnt_dofadr[1:]]
-        return info
+    def __init__(
+        self,
+        xml_file: str = "humanoidstandup.xml",
+        frame_skip: int = 5,
+        default_camera_config: dict | None = None,
+        uph_cost_weight: float = 1.0,
+        ctrl_cost_weight: float = 0.1,
+        impact_cost_weight: float = 0.5e-6,
+        impact_cost_range: tuple[float, float] = (-np.inf, 10.0),
+        reset_noise_scale: float = 1e-2,
+        exclude_current_positions_from_observation: bool = True,
+        include_cinert_in_observation: bool = True,
+        include_cvel_in_observation: bool = True,
+        include_qfrc_actuator_in_observation: bool = True,
+        include_cfrc_ext_in_observation: bool = True,
+        solver: SolverSettings | None = None,
+        render_mode: str | None = None,
+    ):
+        EzPickle.__init__(
+            self, xml_file, frame_skip, default_camera_config, uph_cost_weight, ctrl_cost_weight,
+            impact_cost_weight, impact_cost_range, reset_noise_scale, exclude_current_positions_from_observation,
+            include_cinert_in_observation, include_cvel_in_observation, include_qfrc_actuator_in_observation,
+            include_cfrc_ext_in_observation, solver, render_mode,
+        )
+        JoltEnv.__init__(
+            self, "HumanoidStandup", xml_file, solver, render_mode,
+            frame_skip=frame_skip,
+            uph_cost_weight=uph_cost_weight,
+            ctrl_cost_weight=ctrl_cost_weight,
+            impact_cost_weight=impact_cost_weight,
+            impact_cost_range=list(impact_cost_range),
+            reset_noise_scale=reset_noise_scale,
+            exclude_current_positions_from_observation=exclude_current_positions_from_observation,
+            include_cinert_in_observation=include_cinert_in_observation,
+            include_cvel_in_observation=include_cvel_in_observation,
+            include_qfrc_actuator_in_observation=include_qfrc_actuator_in_observation,
+            include_cfrc_ext_in_observation=include_cfrc_ext_in_observation,
+        )
+        self._setup_humanoid(exclude_current_positions_from_observation, include_cinert_in_observation,
+                             include_cvel_in_observation, include_qfrc_actuator_in_observation,
+                             include_cfrc_ext_in_observation)
 
 
 def _fixed_tendon_matrix(m: mujoco.MjModel) -> np.ndarray:

@@ -1,0 +1,61 @@
+#include "tasks/humanoid_body.h"
+
+#include "tasks/com_terms.h"
+#include "tasks/observation_terms.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace joltgym {
+namespace {
+
+constexpr int kFreeJointDofs = 6;  // qfrc_actuator leaves out the root's
+
+}  // namespace
+
+int HumanoidBodyTask::ObservationSize(const CompiledModel& model, const HumanoidObservationParams& p) {
+  const int moving_bodies = model.desc().mj_nbody - 1;
+  return model.nq() + model.nv() - (p.exclude_current_positions_from_observation ? 2 : 0) +
+         (p.include_cinert_in_observation ? 10 * moving_bodies : 0) +
+         (p.include_cvel_in_observation ? 6 * moving_bodies : 0) +
+         (p.include_qfrc_actuator_in_observation ? model.nv() - kFreeJointDofs : 0) +
+         (p.include_cfrc_ext_in_observation ? 6 * moving_bodies : 0);
+}
+
+HumanoidBodyTask::HumanoidBodyTask(const CompiledModel& model, const HumanoidObservationParams& params)
+    : SizedTask(ObservationSize(model, params), model.nu(), params.frame_skip), params_(params) {
+  if (model.joints().empty() || model.joints()[0].type != JointType::Free)
+    throw std::invalid_argument("a humanoid task needs a free root joint first");
+}
+
+void HumanoidBodyTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
+  SampleNoisyState(world, rng, params_.reset_noise_scale, /*uniform_velocity=*/true, ws);
+  std::fill(ws.contact_forces.begin(), ws.contact_forces.end(), 0.0f);  // no contacts solved yet
+}
+
+void HumanoidBodyTask::Observe(const World& world, TaskWorkspace& ws, float* obs) const {
+  const int skip = params_.exclude_current_positions_from_observation ? 2 : 0;
+  float* out = obs + WritePositionsAndVelocities(world, ws, skip, obs);
+  const int moving_bodies = world.model().desc().mj_nbody - 1;
+  const bool com_terms = params_.include_cinert_in_observation || params_.include_cvel_in_observation;
+  const JPH::RVec3 centre = com_terms ? RobotCentreOfMass(world) : JPH::RVec3::sZero();
+  if (params_.include_cinert_in_observation) {
+    ComInertia(world, centre, out);
+    out += 10 * moving_bodies;
+  }
+  if (params_.include_cvel_in_observation) {
+    ComVelocity(world, centre, out);
+    out += 6 * moving_bodies;
+  }
+  if (params_.include_qfrc_actuator_in_observation) {
+    const auto& qfrc = world.actuator_joint_forces();
+    out = std::copy(qfrc.begin() + kFreeJointDofs, qfrc.end(), out);
+  }
+  if (params_.include_cfrc_ext_in_observation) std::copy(ws.contact_forces.begin() + 6, ws.contact_forces.end(), out);
+}
+
+float HumanoidBodyTask::ContactForceSquaredNorm(const TaskWorkspace& ws) {
+  return SquaredNorm(ws.contact_forces.data(), int(ws.contact_forces.size()));
+}
+
+}  // namespace joltgym
