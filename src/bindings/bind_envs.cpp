@@ -103,6 +103,25 @@ HumanoidObservationParams HumanoidBody(float reset_noise_scale, bool exclude_pos
       py::arg("include_cinert_in_observation") = true, py::arg("include_cvel_in_observation") = true,       \
       py::arg("include_qfrc_actuator_in_observation") = true, py::arg("include_cfrc_ext_in_observation") = true, \
       py::arg("frame_skip") = 5
+// A pybind11 factory taking Humanoid-v5's arguments that hands HumanoidParams to `make`.
+template <class Make>
+auto HumanoidFactory(Make make) {
+  return [make](std::shared_ptr<CompiledModel> model, float forward_reward_weight, float ctrl_cost_weight,
+                float contact_cost_weight, std::array<float, 2> contact_cost_range, float healthy_reward,
+                bool terminate_when_unhealthy, std::array<float, 2> healthy_z_range, float reset_noise_scale,
+                bool exclude_positions, bool cinert, bool cvel, bool qfrc_actuator, bool cfrc_ext, int frame_skip) {
+    HumanoidParams p;
+    p.body = HumanoidBody(reset_noise_scale, exclude_positions, cinert, cvel, qfrc_actuator, cfrc_ext, frame_skip);
+    p.forward_reward_weight = forward_reward_weight;
+    p.ctrl_cost_weight = ctrl_cost_weight;
+    p.contact_cost_weight = contact_cost_weight;
+    p.contact_cost_range = contact_cost_range;
+    p.healthy_reward = healthy_reward;
+    p.terminate_when_unhealthy = terminate_when_unhealthy;
+    p.healthy_z_range = healthy_z_range;
+    return make(model, p);
+  };
+}
 // v5's contact/impact cost range: (-inf, 10].
 const std::array<float, 2> kOpenAboveTen{-std::numeric_limits<float>::infinity(), 10.0f};
 
@@ -213,22 +232,6 @@ void BindEnvs(py::module_& m) {
            py::arg("reset_noise_scale") = 0.1f, py::arg("exclude_current_positions_from_observation") = true,
            py::arg("frame_skip") = 4);
 
-  auto make_humanoid = [](std::shared_ptr<CompiledModel> model, float forward_reward_weight, float ctrl_cost_weight,
-                          float contact_cost_weight, std::array<float, 2> contact_cost_range, float healthy_reward,
-                          bool terminate_when_unhealthy, std::array<float, 2> healthy_z_range,
-                          float reset_noise_scale, bool exclude_positions, bool cinert, bool cvel, bool qfrc_actuator,
-                          bool cfrc_ext, int frame_skip) {
-    HumanoidParams p;
-    p.body = HumanoidBody(reset_noise_scale, exclude_positions, cinert, cvel, qfrc_actuator, cfrc_ext, frame_skip);
-    p.forward_reward_weight = forward_reward_weight;
-    p.ctrl_cost_weight = ctrl_cost_weight;
-    p.contact_cost_weight = contact_cost_weight;
-    p.contact_cost_range = contact_cost_range;
-    p.healthy_reward = healthy_reward;
-    p.terminate_when_unhealthy = terminate_when_unhealthy;
-    p.healthy_z_range = healthy_z_range;
-    return std::make_shared<HumanoidTask>(*model, p);
-  };
   // Humanoid-v5's keyword arguments and defaults, shared by HumanoidTask and HumanoidCore.
   auto humanoid_args = [](auto& cls, auto init) {
     cls.def(std::move(init), py::arg("model"), py::arg("forward_reward_weight") = 1.25f,
@@ -239,7 +242,9 @@ void BindEnvs(py::module_& m) {
   };
   py::class_<HumanoidTask, Task, std::shared_ptr<HumanoidTask>> humanoid_task(
       m, "HumanoidTask", "Humanoid (Gymnasium Humanoid-v5 conventions).");
-  humanoid_args(humanoid_task, py::init(make_humanoid));
+  humanoid_args(humanoid_task, py::init(HumanoidFactory([](std::shared_ptr<CompiledModel> model, const HumanoidParams& p) {
+                  return std::make_shared<HumanoidTask>(*model, p);
+                })));
 
   py::class_<HumanoidStandupTask, Task, std::shared_ptr<HumanoidStandupTask>>(
       m, "HumanoidStandupTask", "HumanoidStandup (Gymnasium HumanoidStandup-v5 conventions).")
@@ -279,18 +284,9 @@ void BindEnvs(py::module_& m) {
   DefineCoreMethods(cheetah);
 
   py::class_<HumanoidCore> humanoid(m, "HumanoidCore", "Humanoid task logic (Gymnasium Humanoid-v5 conventions).");
-  humanoid_args(humanoid, py::init([make_humanoid](std::shared_ptr<CompiledModel> model, float forward_reward_weight,
-                                                   float ctrl_cost_weight, float contact_cost_weight,
-                                                   std::array<float, 2> contact_cost_range, float healthy_reward,
-                                                   bool terminate_when_unhealthy, std::array<float, 2> healthy_z_range,
-                                                   float reset_noise_scale, bool exclude_positions, bool cinert,
-                                                   bool cvel, bool qfrc_actuator, bool cfrc_ext, int frame_skip) {
-                  return std::make_unique<HumanoidCore>(
-                      model, make_humanoid(model, forward_reward_weight, ctrl_cost_weight, contact_cost_weight,
-                                           contact_cost_range, healthy_reward, terminate_when_unhealthy,
-                                           healthy_z_range, reset_noise_scale, exclude_positions, cinert, cvel,
-                                           qfrc_actuator, cfrc_ext, frame_skip));
-                }));
+  humanoid_args(humanoid, py::init(HumanoidFactory([](std::shared_ptr<CompiledModel> model, const HumanoidParams& p) {
+                  return std::make_unique<HumanoidCore>(model, std::make_shared<HumanoidTask>(*model, p));
+                })));
   DefineCoreMethods(humanoid);
 }
 

@@ -254,8 +254,7 @@ float World::JointRate(const CompiledJoint& joint) const {
   const JPH::Body& b = *bodies_[joint.body];
   if (joint.type == JointType::Hinge) {
     const JPH::Vec3 axis = joint.gimbal_slot >= 0 ? GimbalRateRow(joint) : b.GetRotation() * joint.axis_local;
-    const JPH::Vec3 parent_w = joint.parent >= 0 ? bodies_[joint.parent]->GetAngularVelocity() : JPH::Vec3::sZero();
-    return axis.Dot(b.GetAngularVelocity() - parent_w);
+    return axis.Dot(RelativeAngularVelocity(joint));
   }
   // Slide
   if (cb.attachment == Attachment::Planar) {
