@@ -27,12 +27,6 @@ def test_check_env_passes(env):
     check_env(env.unwrapped, skip_render_check=True)
 
 
-def test_stable_baselines3_check_env_passes():
-    from stable_baselines3.common.env_checker import check_env as sb3_check_env
-
-    sb3_check_env(gym.make(ENV_ID), warn=True)
-
-
 def test_spaces_and_conventions(env):
     u = env.unwrapped
     assert env.observation_space.shape == (17,) and env.observation_space.dtype == np.float32

@@ -54,6 +54,13 @@ def test_check_env(name):
 
 
 @pytest.mark.parametrize("name", ALL)
+def test_sb3_check_env(name):
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    sb3_check_env(gym.make(f"joltgym/{name}-v0"), warn=False)
+
+
+@pytest.mark.parametrize("name", ALL)
 def test_shapes_and_info_keys_match_v5(name):
     ours = gym.make(f"joltgym/{name}-v0")
     theirs = gym.make(f"{name}-v5")
