@@ -52,7 +52,7 @@ void JointAxisConstraint::SetupVelocityConstraint(float dt) {
     const float a = params_.armature;
     const float c = params_.damping;
     const float softness = 1.0f / (a + dt * c);
-    const float bias = -softness * a * rate_before_;
+    const float bias = -softness * (a * rate_before_ + dt * effort_);
     const float damping = c + a / dt;
     if (params_.angular)
       drive_.angular.CalculateConstraintPropertiesWithStiffnessAndDamping(

@@ -1,9 +1,10 @@
 // The rows Jolt's hinge and slider lack, along one joint's axis:
 //
 // * Armature and damping, one soft row solved implicitly. Per step h, with q' the
-//   joint rate before the step and q'+ after it, the row's impulse is
-//     lambda = -(a + h c) q'+  +  a q'
-//   i.e. a (q'+ - q')/h = -c q'+: armature adds to the joint-space mass as MuJoCo's
+//   joint rate before the step, q'+ after it and f the joint's motor and spring force,
+//   the row's impulse is
+//     lambda = -(a + h c) q'+  +  a q'  +  h f
+//   i.e. a (q'+ - q')/h = f - c q'+: armature adds to the joint-space mass as MuJoCo's
 //   M + diag(armature), damping is implicit as in MuJoCo's Euler integrator. Adding
 //   armature to a body's inertia instead is wrong by orders of magnitude (it is
 //   inertia of the joint, not of the link). Stiffness is an explicit torque, as in
@@ -28,6 +29,12 @@ struct JointAxisParams {
   // The rate row is given each step (BeginStep's world_axis) instead of following
   // body 1: a coordinate of a multi-hinge body (gimbal.h).
   bool axis_from_step = false;
+  // Deliver the joint's motor and spring forces through the drive row. Exact either way
+  // once converged; it matters where the armature dwarfs the link (Reacher: 1 on 1e-4
+  // kg m^2, Ant: 1 on ~1e-3): a torque put on the bodies first spins the light link up
+  // thousands of times too fast, and the row, converging slowly against the joint's
+  // other rows, never quite takes it back.
+  bool forces_through_row = false;
   JPH::Vec3 anchor_local2;   // anchor in body 2's COM frame (linear rows)
   float armature = 0.0f;
   float damping = 0.0f;
@@ -41,12 +48,18 @@ class JointAxisConstraint final : public JPH::TwoBodyConstraint {
   JointAxisConstraint(JPH::Body& parent, JPH::Body& child, const JointAxisParams& params);
 
   // Call before each physics update with the joint's coordinate and rate, and for
-  // axis_from_step rows the world vector j with rate = j . (w2 - w1).
-  void BeginStep(float q, float rate, JPH::Vec3Arg world_axis = JPH::Vec3::sZero()) {
+  // axis_from_step rows the world vector j with rate = j . (w2 - w1). `effort` is the
+  // generalized force (motor, spring) the drive row delivers this step; see has_drive().
+  void BeginStep(float q, float rate, JPH::Vec3Arg world_axis = JPH::Vec3::sZero(), float effort = 0.0f) {
     q_ = q;
     rate_before_ = rate;
     step_axis_ = world_axis;
+    effort_ = effort;
   }
+
+  // Whether the joint's forces go through the drive row instead of onto the bodies (see
+  // JointAxisParams::forces_through_row).
+  bool takes_joint_forces() const { return has_drive_ && params_.forces_through_row; }
 
   // Impulse the range limit applied in the last step (positive raises the joint rate).
   float limit_impulse() const {
@@ -83,6 +96,7 @@ class JointAxisConstraint final : public JPH::TwoBodyConstraint {
   bool has_drive_;
   float q_ = 0.0f;
   float rate_before_ = 0.0f;
+  float effort_ = 0.0f;
   LimitSide limit_side_ = LimitSide::None;
   JPH::Vec3 world_axis_ = JPH::Vec3::sZero();
   JPH::Vec3 step_axis_ = JPH::Vec3::sZero();

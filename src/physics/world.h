@@ -66,6 +66,9 @@ class World {
   void ApplyFluidForces();
   // Equal and opposite torque (hinge) or force at the anchor (slide) on a joint's bodies.
   void ApplyJointEffort(const CompiledJoint& joint, float effort);
+  // A generalized force for this update: through the joint's drive row if it has one
+  // (see JointAxisConstraint::has_drive), else onto the bodies.
+  void AddJointEffort(int joint, float effort);
   // Hands each joint row its coordinate and rate before a physics update of length h.
   void BeginAxisRows(float h);
   // Gimbal coordinates at the pose the bodies reach after h at their current velocities.
@@ -104,6 +107,7 @@ class World {
   std::vector<float> angle_;                         // unwrapped q - qpos0 per joint
   std::vector<GimbalCoordinates> gimbal_;            // per body, current (gimbal bodies only)
   std::vector<GimbalCoordinates> gimbal_next_;       // per body, predicted one update ahead
+  std::vector<float> row_effort_;                    // per joint, force its drive row delivers
   std::vector<float> last_raw_angle_;
   std::vector<float> qfrc_actuator_;
   StateBuffer initial_state_;
