@@ -23,6 +23,7 @@ GYMNASIUM_XML = {
     "Walker2d": "walker2d_v5.xml",
     "InvertedPendulum": "inverted_pendulum.xml",
     "InvertedDoublePendulum": "inverted_double_pendulum.xml",
+    "Reacher": "reacher.xml",
     "Swimmer": "swimmer.xml",
 }
 # (obs dim, act dim, frame_skip, dt) of the Gymnasium v5 task of the same name
@@ -35,6 +36,7 @@ V5_SHAPES = {
     "Walker2d": (17, 6, 4, 0.008),
     "InvertedPendulum": (4, 1, 2, 0.04),
     "InvertedDoublePendulum": (9, 1, 5, 0.05),
+    "Reacher": (10, 2, 2, 0.02),
     "Swimmer": (8, 2, 4, 0.04),
 }
 ALL = sorted(TASKS)
@@ -243,3 +245,44 @@ def test_fluid_drag_on_a_tumbling_box_matches_mujoco(tmp_path):
         world.step(np.zeros(0, np.float32))
     np.testing.assert_allclose(world.qvel, data.qvel, rtol=2e-3, atol=2e-3)
     assert np.abs(data.qvel).max() < 0.6 * np.abs(qvel).max()  # drag really slowed it
+
+
+def test_reacher_follows_mujoco_through_an_episode():
+    """Armature 1 on links of ~1e-4 kg m^2: the arm must track MuJoCo's, not diverge (it did while
+    motor torques went onto the light links instead of through the armature rows)."""
+    errors, travel = [], []
+    for seed in range(4):
+        ours = gym.make("joltgym/Reacher-v0").unwrapped
+        theirs = gym.make("Reacher-v5").unwrapped
+        theirs.reset(seed=seed)
+        ours.reset(seed=seed)
+        ours.set_state(theirs.data.qpos.copy(), theirs.data.qvel.copy())
+        start = theirs.data.qpos[:2].copy()
+        rng = np.random.default_rng(seed)
+        worst = 0.0
+        for _ in range(50):
+            action = rng.uniform(-1, 1, 2)
+            obs, *_ = ours.step(action.astype(np.float32))
+            theirs.step(action)
+            assert np.isfinite(obs).all()
+            worst = max(worst, np.abs(ours.qpos[:2] - theirs.data.qpos[:2]).max())
+        errors.append(worst)
+        travel.append(np.abs(theirs.data.qpos[:2] - start).max())
+    assert np.mean(errors) < 1.0, errors  # MuJoCo's own RK4 vs Euler: ~0.16 rad here
+    assert np.mean(travel) > 1.5  # the arm really swung (2.3 rad on average)
+
+
+def test_reacher_reset_and_reward():
+    env = gym.make("joltgym/Reacher-v0").unwrapped
+    for seed in range(20):
+        obs, info = env.reset(seed=seed)
+        assert info == {}
+        goal = env.qpos[2:]
+        assert np.hypot(*goal) < 0.2 and np.all(env.qvel[2:] == 0)
+        np.testing.assert_allclose(obs[4:6], goal, atol=1e-6)
+    action = np.array([0.3, -0.5], np.float32)
+    obs, reward, terminated, truncated, info = env.step(action)
+    assert not terminated
+    assert info["reward_dist"] == pytest.approx(-np.hypot(*obs[8:10]), rel=1e-5, abs=1e-6)
+    assert info["reward_ctrl"] == pytest.approx(-np.sum(action**2), rel=1e-6)
+    assert reward == pytest.approx(info["reward_dist"] + info["reward_ctrl"], rel=1e-6)

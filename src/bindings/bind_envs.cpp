@@ -11,6 +11,7 @@
 #include "tasks/inverted_double_pendulum.h"
 #include "tasks/inverted_pendulum.h"
 #include "tasks/planar_runner.h"
+#include "tasks/reacher.h"
 #include "tasks/swimmer.h"
 
 #include <pybind11/stl.h>
@@ -263,6 +264,15 @@ void BindEnvs(py::module_& m) {
            }),
            py::arg("model"), py::arg("uph_cost_weight") = 1.0f, py::arg("ctrl_cost_weight") = 0.1f,
            py::arg("impact_cost_weight") = 0.5e-6f, py::arg("impact_cost_range") = kOpenAboveTen, HUMANOID_BODY_ARGS);
+
+  py::class_<ReacherTask, Task, std::shared_ptr<ReacherTask>>(m, "ReacherTask", "Reacher (Gymnasium Reacher-v5).")
+      .def(py::init([](std::shared_ptr<CompiledModel> model, float reward_dist_weight, float reward_control_weight,
+                       int frame_skip, int fingertip, int target) {
+             return std::make_shared<ReacherTask>(
+                 *model, ReacherParams{reward_dist_weight, reward_control_weight, frame_skip, fingertip, target});
+           }),
+           py::arg("model"), py::arg("reward_dist_weight") = 1.0f, py::arg("reward_control_weight") = 1.0f,
+           py::arg("frame_skip") = 2, py::arg("fingertip") = -1, py::arg("target") = -1);
 
   py::class_<TaskCore> core(m, "TaskCore", "The single-environment face of any task.");
   core.def(py::init([](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task) {

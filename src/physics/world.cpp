@@ -606,6 +606,12 @@ JPH::RVec3 World::MjBodyPosition(int mj_body) const {
   return PointInWorld(bodies_, model_->desc().mj_body_frames[size_t(mj_body)]);
 }
 
+JPH::RVec3 World::MjBodyCentreOfMass(int mj_body) const {
+  const BodyFrameDesc& frame = model_->desc().mj_body_frames[size_t(mj_body)];
+  const JPH::Vec3 local(frame.ipos[0], frame.ipos[1], frame.ipos[2]);
+  return frame.body >= 0 ? bodies_[size_t(frame.body)]->GetWorldTransform() * local : JPH::RVec3(local);
+}
+
 float World::MaxJointAnchorError() const {
   float worst = 0.0f;
   const CompiledModel& m = *model_;

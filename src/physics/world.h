@@ -49,6 +49,8 @@ class World {
   // World position of a model site, and of a MuJoCo body's frame origin (MuJoCo's xpos).
   JPH::RVec3 SitePosition(int site) const;
   JPH::RVec3 MjBodyPosition(int mj_body) const;
+  // World centre of mass of a MuJoCo body (MuJoCo's xipos), welded bodies included.
+  JPH::RVec3 MjBodyCentreOfMass(int mj_body) const;
 
   // Largest distance between the two bodies' copies of a joint anchor (m).
   float MaxJointAnchorError() const;

@@ -5,6 +5,7 @@ from joltgym.envs.half_cheetah import HalfCheetahEnv
 from joltgym.envs.hopper import HopperEnv, Walker2dEnv
 from joltgym.envs.humanoid import HumanoidEnv, HumanoidStandupEnv
 from joltgym.envs.inverted_pendulum import InvertedDoublePendulumEnv, InvertedPendulumEnv
+from joltgym.envs.reacher import ReacherEnv
 from joltgym.envs.swimmer import SwimmerEnv
 
-__all__ = ["AntEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "SwimmerEnv", "Walker2dEnv"]
+__all__ = ["AntEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "ReacherEnv", "SwimmerEnv", "Walker2dEnv"]
