@@ -39,6 +39,8 @@ INVERTED_DOUBLE_PENDULUM_SOLVER = SolverSettings(substeps=2, velocity_iterations
 # Ant (dt 0.01; armature 1 on links of ~1e-3 inertia), 3000 steps:
 #   2 /  8 / 2, 1.0: 6.2 mm / 204 | 3 / 10 / 2, 1.0: 2.2 mm / 2 | 4 / 10 / 2, 1.0: 1.9 mm / 0
 #   4 / 14 / 2, 1.0: 1.3 mm / 0   | 4 / 10 / 4, 1.0: 1.4 mm / 0 | 5 / 20 / 2, 0.5: 1.0 mm / 0 (slowest)
+# With the motor torques through the armature rows (armature 120-740x the links' inertia), 3000 steps:
+#   2 / 10 / 2, 1.0: 3.6 mm / 24 | 3 / 10 / 2, 1.0: 1.9 mm / 0 | 4 / 14 / 2, 1.0: 1.4 mm / 0
 ANT_SOLVER = SolverSettings(substeps=4, velocity_iterations=14, position_iterations=2, baumgarte=1.0)
 
 
