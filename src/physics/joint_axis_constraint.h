@@ -49,7 +49,7 @@ class JointAxisConstraint final : public JPH::TwoBodyConstraint {
 
   // Call before each physics update with the joint's coordinate and rate, and for
   // axis_from_step rows the world vector j with rate = j . (w2 - w1). `effort` is the
-  // generalized force (motor, spring) the drive row delivers this step; see has_drive().
+  // generalized force (motor, spring) the drive row delivers this step; see takes_joint_forces().
   void BeginStep(float q, float rate, JPH::Vec3Arg world_axis = JPH::Vec3::sZero(), float effort = 0.0f) {
     q_ = q;
     rate_before_ = rate;

@@ -593,23 +593,26 @@ int World::BodyIndex(JPH::BodyID id) const {
 }
 
 namespace {
-template <class PointOnBody>
-JPH::RVec3 PointInWorld(const std::vector<JPH::Body*>& bodies, const PointOnBody& p) {
-  const JPH::Vec3 local(p.pos[0], p.pos[1], p.pos[2]);
-  return p.body >= 0 ? bodies[size_t(p.body)]->GetWorldTransform() * local : JPH::RVec3(local);
+// A point given in a simulated body's frame (body -1: the world), in world coordinates.
+JPH::RVec3 PointInWorld(const std::vector<JPH::Body*>& bodies, int body, const Vec3f& pos) {
+  const JPH::Vec3 local(pos[0], pos[1], pos[2]);
+  return body >= 0 ? bodies[size_t(body)]->GetWorldTransform() * local : JPH::RVec3(local);
 }
 }  // namespace
 
-JPH::RVec3 World::SitePosition(int site) const { return PointInWorld(bodies_, model_->desc().sites[size_t(site)]); }
+JPH::RVec3 World::SitePosition(int site) const {
+  const SiteDesc& s = model_->desc().sites[size_t(site)];
+  return PointInWorld(bodies_, s.body, s.pos);
+}
 
 JPH::RVec3 World::MjBodyPosition(int mj_body) const {
-  return PointInWorld(bodies_, model_->desc().mj_body_frames[size_t(mj_body)]);
+  const BodyFrameDesc& frame = model_->desc().mj_body_frames[size_t(mj_body)];
+  return PointInWorld(bodies_, frame.body, frame.pos);
 }
 
 JPH::RVec3 World::MjBodyCentreOfMass(int mj_body) const {
   const BodyFrameDesc& frame = model_->desc().mj_body_frames[size_t(mj_body)];
-  const JPH::Vec3 local(frame.ipos[0], frame.ipos[1], frame.ipos[2]);
-  return frame.body >= 0 ? bodies_[size_t(frame.body)]->GetWorldTransform() * local : JPH::RVec3(local);
+  return PointInWorld(bodies_, frame.body, frame.ipos);
 }
 
 float World::MaxJointAnchorError() const {

@@ -68,8 +68,8 @@ class World {
   void ApplyFluidForces();
   // Equal and opposite torque (hinge) or force at the anchor (slide) on a joint's bodies.
   void ApplyJointEffort(const CompiledJoint& joint, float effort);
-  // A generalized force for this update: through the joint's drive row if it has one
-  // (see JointAxisConstraint::has_drive), else onto the bodies.
+  // A generalized force for this update: through the joint's drive row where it takes the
+  // joint's forces (JointAxisConstraint::takes_joint_forces), else onto the bodies.
   void AddJointEffort(int joint, float effort);
   // Hands each joint row its coordinate and rate before a physics update of length h.
   void BeginAxisRows(float h);
