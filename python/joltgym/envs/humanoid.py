@@ -14,18 +14,29 @@ class _HumanoidBodyEnv(JoltEnv):
     """What Humanoid and HumanoidStandup share on the Python side: v5's observation_structure and
     the tendon entries of info (the native task reports scalars only)."""
 
-    def _setup_humanoid(self, exclude_positions: bool, cinert: bool, cvel: bool, qfrc_actuator: bool,
-                        cfrc_ext: bool) -> None:
-        skip = 2 * int(exclude_positions)
+    def __init__(self, task_name: str, xml_file: str, solver: SolverSettings | None, render_mode: str | None, *,
+                 exclude_current_positions_from_observation: bool, include_cinert_in_observation: bool,
+                 include_cvel_in_observation: bool, include_qfrc_actuator_in_observation: bool,
+                 include_cfrc_ext_in_observation: bool, **task_kwargs):
+        JoltEnv.__init__(
+            self, task_name, xml_file, solver, render_mode,
+            exclude_current_positions_from_observation=exclude_current_positions_from_observation,
+            include_cinert_in_observation=include_cinert_in_observation,
+            include_cvel_in_observation=include_cvel_in_observation,
+            include_qfrc_actuator_in_observation=include_qfrc_actuator_in_observation,
+            include_cfrc_ext_in_observation=include_cfrc_ext_in_observation,
+            **task_kwargs,
+        )
+        skip = 2 * int(exclude_current_positions_from_observation)
         moving_bodies = self.model.mj_model.nbody - 1
         self.observation_structure = {
             "skipped_qpos": skip,
             "qpos": self.model.nq - skip,
             "qvel": self.model.nv,
-            "cinert": 10 * moving_bodies * int(cinert),
-            "cvel": 6 * moving_bodies * int(cvel),
-            "qfrc_actuator": (self.model.nv - 6) * int(qfrc_actuator),
-            "cfrc_ext": 6 * moving_bodies * int(cfrc_ext),
+            "cinert": 10 * moving_bodies * int(include_cinert_in_observation),
+            "cvel": 6 * moving_bodies * int(include_cvel_in_observation),
+            "qfrc_actuator": (self.model.nv - 6) * int(include_qfrc_actuator_in_observation),
+            "cfrc_ext": 6 * moving_bodies * int(include_cfrc_ext_in_observation),
             "ten_length": 0,
             "ten_velocity": 0,
         }
@@ -79,7 +90,7 @@ class HumanoidEnv(_HumanoidBodyEnv, EzPickle):
             include_cvel_in_observation, include_qfrc_actuator_in_observation, include_cfrc_ext_in_observation,
             solver, render_mode,
         )
-        JoltEnv.__init__(
+        _HumanoidBodyEnv.__init__(
             self, "Humanoid", xml_file, solver, render_mode,
             frame_skip=frame_skip,
             forward_reward_weight=forward_reward_weight,
@@ -96,9 +107,6 @@ class HumanoidEnv(_HumanoidBodyEnv, EzPickle):
             include_qfrc_actuator_in_observation=include_qfrc_actuator_in_observation,
             include_cfrc_ext_in_observation=include_cfrc_ext_in_observation,
         )
-        self._setup_humanoid(exclude_current_positions_from_observation, include_cinert_in_observation,
-                             include_cvel_in_observation, include_qfrc_actuator_in_observation,
-                             include_cfrc_ext_in_observation)
 
 
 class HumanoidStandupEnv(_HumanoidBodyEnv, EzPickle):
@@ -130,7 +138,7 @@ class HumanoidStandupEnv(_HumanoidBodyEnv, EzPickle):
             include_cinert_in_observation, include_cvel_in_observation, include_qfrc_actuator_in_observation,
             include_cfrc_ext_in_observation, solver, render_mode,
         )
-        JoltEnv.__init__(
+        _HumanoidBodyEnv.__init__(
             self, "HumanoidStandup", xml_file, solver, render_mode,
             frame_skip=frame_skip,
             uph_cost_weight=uph_cost_weight,
@@ -144,9 +152,6 @@ class HumanoidStandupEnv(_HumanoidBodyEnv, EzPickle):
             include_qfrc_actuator_in_observation=include_qfrc_actuator_in_observation,
             include_cfrc_ext_in_observation=include_cfrc_ext_in_observation,
         )
-        self._setup_humanoid(exclude_current_positions_from_observation, include_cinert_in_observation,
-                             include_cvel_in_observation, include_qfrc_actuator_in_observation,
-                             include_cfrc_ext_in_observation)
 
 
 def _fixed_tendon_matrix(m: mujoco.MjModel) -> np.ndarray:
