@@ -40,11 +40,12 @@ void DefineCoreMethods(Class& cls) {
           "reset",
           [](Self& self, std::uint64_t seed) {
             py::array_t<float> obs(self.task().obs_dim());
+            std::vector<float> info(self.task().reset_info_keys().size());
             {
               py::gil_scoped_release release;
-              self.Reset(seed, obs.mutable_data());
+              self.Reset(seed, obs.mutable_data(), info.data());
             }
-            return py::make_tuple(obs, InfoDict(self.task().reset_info_keys(), self.reset_info()));
+            return py::make_tuple(obs, InfoDict(self.task().reset_info_keys(), info));
           },
           py::arg("seed"), "Reset with the given 64-bit seed; returns (obs, info).")
       .def(
@@ -52,13 +53,14 @@ void DefineCoreMethods(Class& cls) {
           [](Self& self, const py::object& action) {
             auto a = AsFloatArray(action, {self.task().act_dim()}, "action");
             py::array_t<float> obs(self.task().obs_dim());
+            std::vector<float> info(self.task().info_keys().size());
             StepOutcome outcome;
             {
               py::gil_scoped_release release;
-              outcome = self.Step(a.data(), obs.mutable_data());
+              outcome = self.Step(a.data(), obs.mutable_data(), info.data());
             }
             return py::make_tuple(obs, double(outcome.reward), outcome.terminated,
-                                  InfoDict(self.task().info_keys(), self.info()));
+                                  InfoDict(self.task().info_keys(), info));
           },
           py::arg("action"), "One environment step; returns (obs, reward, terminated, info).")
       .def(
@@ -69,7 +71,7 @@ void DefineCoreMethods(Class& cls) {
             return obs;
           },
           "The task's observation of the current state (e.g. after set_state).");
-  DefineWorldViews(cls, [](Self& s) -> World& { return s.world(); });
+  DefineWorldViews(cls, [](Self& s, auto&& f) { return s.WithWorld(f); });
 }
 
 // One C++ type per Python class: pybind11 registers each type once.

@@ -109,7 +109,6 @@ void BindPool(py::module_& m) {
             out.was_reset = Writable<bool>(was_reset, {n}, "was_reset");
             out.final_obs = Writable<float>(final_obs, {n, self.obs_dim()}, "final_obs");
             out.final_infos = Writable<float>(final_infos, {n, columns}, "final_infos");
-            self.CheckActions(a.data());
             py::gil_scoped_release release;
             self.Step(a.data(), out);
           },

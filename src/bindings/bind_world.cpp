@@ -5,13 +5,21 @@
 #include "bindings/world_arrays.h"
 
 #include <memory>
+#include <mutex>
 
 namespace joltgym::bindings {
 namespace {
 
-// A world with its own stepping scratch, for single-threaded use from Python.
+// A world with its own stepping scratch. Its lock serialises calls from several
+// Python threads (step releases the GIL).
 struct PyWorld {
   explicit PyWorld(ModelPtr model) : world(std::move(model)) {}
+  template <class F>
+  decltype(auto) WithWorld(F&& f) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return f(world);
+  }
+  std::mutex mutex;
   World world;
   StepContext ctx;
 };
@@ -28,11 +36,13 @@ void BindWorld(py::module_& m) {
             auto c = AsFloatArray(ctrl, {self.world.model().nu()}, "ctrl");
             if (nsteps < 0) throw py::value_error("nsteps must be >= 0");
             py::gil_scoped_release release;
-            for (int i = 0; i < nsteps; ++i) self.world.Step(c.data(), self.ctx);
+            self.WithWorld([&](World& w) {
+              for (int i = 0; i < nsteps; ++i) w.Step(c.data(), self.ctx);
+            });
           },
           py::arg("ctrl"), py::arg("nsteps") = 1, "Advance nsteps model timesteps with controls ctrl (length nu).")
-      .def("restore_initial_state", [](PyWorld& self) { self.world.RestoreInitialState(); });
-  DefineWorldViews(cls, [](PyWorld& s) -> World& { return s.world; });
+      .def("restore_initial_state", [](PyWorld& self) { self.WithWorld([](World& w) { w.RestoreInitialState(); }); });
+  DefineWorldViews(cls, [](PyWorld& s, auto&& f) { return s.WithWorld(f); });
 }
 
 }  // namespace joltgym::bindings

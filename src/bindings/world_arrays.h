@@ -70,87 +70,86 @@ py::array_t<float> ComTermArray(const World& w, Term term) {
 
 inline const char* BodyComDoc() { return "Centre of mass of each simulated body, world frame."; }
 
-// The class's methods over its World, shared by World and the <Task>Core classes.
-template <class Class, class GetWorld>
-void DefineWorldViews(Class& cls, GetWorld get) {
+// The class's methods over its World, shared by World and the task-core classes.
+// `with_world(self, f)` runs f(World&) under the owner's call lock, so a view never
+// reads a world that a step on another Python thread is changing.
+template <class Class, class WithWorld>
+void DefineWorldViews(Class& cls, WithWorld with_world) {
   using Self = typename Class::type;
-  cls.def_property_readonly("qpos", [get](Self& s) { return QposArray(get(s)); }, "MuJoCo-ordered qpos (float32 copy).")
-      .def_property_readonly("qvel", [get](Self& s) { return QvelArray(get(s)); }, "MuJoCo-ordered qvel (float32 copy).")
+  auto view = [with_world](auto read) {
+    return [with_world, read](Self& s) { return with_world(s, read); };
+  };
+  cls.def_property_readonly("qpos", view([](World& w) { return QposArray(w); }), "MuJoCo-ordered qpos (float32 copy).")
+      .def_property_readonly("qvel", view([](World& w) { return QvelArray(w); }), "MuJoCo-ordered qvel (float32 copy).")
       .def_property_readonly(
           "qfrc_actuator",
-          [get](Self& s) {
-            const auto& f = get(s).actuator_joint_forces();
+          view([](World& w) {
+            const auto& f = w.actuator_joint_forces();
             py::array_t<float> out(py::ssize_t(f.size()));
             std::copy(f.begin(), f.end(), out.mutable_data());
             return out;
-          },
+          }),
           "Joint torques/forces the actuators applied in the last step (length nv).")
-      .def("body_com", [get](Self& s) { return BodyComArray(get(s)); }, BodyComDoc())
-      .def("body_quat", [get](Self& s) { return BodyQuatArray(get(s)); }, "Body frame orientations (w, x, y, z).")
-      .def("body_velocity", [get](Self& s) { return BodyVelocityArray(get(s)); },
+      .def("body_com", view([](World& w) { return BodyComArray(w); }), BodyComDoc())
+      .def("body_quat", view([](World& w) { return BodyQuatArray(w); }), "Body frame orientations (w, x, y, z).")
+      .def("body_velocity", view([](World& w) { return BodyVelocityArray(w); }),
            "Angular then linear COM velocity per body, world frame.")
-      .def("cinert", [get](Self& s) { return ComTermArray<10>(get(s), ComInertia); },
+      .def("cinert", view([](World& w) { return ComTermArray<10>(w, ComInertia); }),
            "MuJoCo's cinert per MuJoCo body (world row zero): inertia about the robot's centre of mass in "
            "world axes (xx, yy, zz, xy, xz, yz), mass * COM offset, mass.")
-      .def("cvel", [get](Self& s) { return ComTermArray<6>(get(s), ComVelocity); },
+      .def("cvel", view([](World& w) { return ComTermArray<6>(w, ComVelocity); }),
            "MuJoCo's cvel per MuJoCo body (world row zero): angular velocity, then the linear velocity "
            "of the body's motion at the robot's centre of mass, world axes.")
-      .def("max_joint_anchor_error", [get](Self& s) { return get(s).MaxJointAnchorError(); },
+      .def("max_joint_anchor_error", view([](World& w) { return w.MaxJointAnchorError(); }),
            "Largest separation (m) between the two bodies' copies of a joint anchor.")
-      .def_property_readonly("update_errors", [get](Self& s) { return get(s).update_errors(); })
+      .def_property_readonly("update_errors", view([](World& w) { return w.update_errors(); }))
+      .def("site_pos", view([](World& w) {
+             const int n = int(w.model().desc().sites.size());
+             py::array_t<float> out({n, 3});
+             auto r = out.mutable_unchecked<2>();
+             for (int i = 0; i < n; ++i) {
+               JPH::RVec3 p = w.SitePosition(i);
+               r(i, 0) = float(p.GetX()), r(i, 1) = float(p.GetY()), r(i, 2) = float(p.GetZ());
+             }
+             return out;
+           }),
+           "World position of each model site, (num_sites, 3).")
+      .def("contact_forces", view([](World& w) {
+             py::array_t<float> out({py::ssize_t(w.model().desc().mj_nbody), py::ssize_t(6)});
+             ExternalContactForces(w, out.mutable_data());
+             return out;
+           }),
+           "MuJoCo's cfrc_ext of the last physics update: (torque, force) per MuJoCo body, world axes, "
+           "torque about the robot's centre of mass.")
+      .def("contact_points", view([](World& w) {
+             py::list out;
+             for (const ContactForce& c : w.ReadContactForces()) {
+               const int body = w.BodyIndex(c.body);
+               if (body < 0) continue;
+               out.append(py::make_tuple(body, int(c.geom_tag) - 1,
+                                         py::make_tuple(float(c.point.GetX()), float(c.point.GetY()), float(c.point.GetZ())),
+                                         py::make_tuple(c.force.GetX(), c.force.GetY(), c.force.GetZ())));
+             }
+             return out;
+           }),
+           "Contact points of the last update on simulated bodies: (body, mujoco body, point, force) each.")
       .def(
-          "site_pos",
-          [get](Self& s) {
-            World& w = get(s);
-            const int n = int(w.model().desc().sites.size());
-            py::array_t<float> out({n, 3});
-            auto r = out.mutable_unchecked<2>();
-            for (int i = 0; i < n; ++i) {
-              JPH::RVec3 p = w.SitePosition(i);
-              r(i, 0) = float(p.GetX()), r(i, 1) = float(p.GetY()), r(i, 2) = float(p.GetZ());
-            }
-            return out;
-          },
-          "World position of each model site, (num_sites, 3).")
-      .def(
-          "contact_forces",
-          [get](Self& s) {
-            World& w = get(s);
-            py::array_t<float> out({py::ssize_t(w.model().desc().mj_nbody), py::ssize_t(6)});
-            ExternalContactForces(w, out.mutable_data());
-            return out;
-          },
-          "MuJoCo's cfrc_ext of the last physics update: (torque, force) per MuJoCo body, world axes, "
-          "torque about the robot's centre of mass.")
-      .def(
-          "contact_points",
-          [get](Self& s) {
-            World& w = get(s);
-            py::list out;
-            for (const ContactForce& c : w.ReadContactForces()) {
-              const int body = w.BodyIndex(c.body);
-              if (body < 0) continue;
-              out.append(py::make_tuple(body, int(c.geom_tag) - 1,
-                                        py::make_tuple(float(c.point.GetX()), float(c.point.GetY()), float(c.point.GetZ())),
-                                        py::make_tuple(c.force.GetX(), c.force.GetY(), c.force.GetZ())));
-            }
-            return out;
-          },
-          "Contact points of the last update on simulated bodies: (body, mujoco body, point, force) each.")
-      .def(
-          "joint_limit_force", [get](Self& s, int joint) {
-            World& w = get(s);
-            if (joint < 0 || joint >= int(w.model().joints().size())) throw py::index_error("joint index out of range");
-            return w.JointLimitForce(joint);
+          "joint_limit_force",
+          [with_world](Self& s, int joint) {
+            return with_world(s, [joint](World& w) {
+              if (joint < 0 || joint >= int(w.model().joints().size())) throw py::index_error("joint index out of range");
+              return w.JointLimitForce(joint);
+            });
           },
           py::arg("joint"), "Generalized force of the joint's range limit in the last physics update.")
       .def(
           "set_state",
-          [get](Self& s, const py::object& qpos, const py::object& qvel) {
-            World& w = get(s);
-            auto q = AsFloatArray(qpos, {w.model().nq()}, "qpos");
-            auto v = AsFloatArray(qvel, {w.model().nv()}, "qvel");
-            w.SetState(q.data(), v.data());
+          [with_world](Self& s, const py::object& qpos, const py::object& qvel) {
+            with_world(s, [&](World& w) {
+              auto q = AsFloatArray(qpos, {w.model().nq()}, "qpos");
+              auto v = AsFloatArray(qvel, {w.model().nv()}, "qvel");
+              w.SetState(q.data(), v.data());
+            });
           },
           py::arg("qpos"), py::arg("qvel"), "Place every body from generalized coordinates (MuJoCo's forward kinematics).");
 }

@@ -1,38 +1,47 @@
-// The single-environment face of a task (HalfCheetahCore, ...): an EnvInstance
-// with its own stepping scratch and the validation a policy's input needs.
+// The single-environment face of a task: an EnvInstance with its own stepping
+// scratch and the validation a policy's input needs. Calls are serialised by a lock
+// of its own: bindings release the GIL around them, so Python threads may call one
+// env at the same time, and Jolt's state and scratch must never be entered twice.
 #pragma once
 
 #include "envs/action_check.h"
 #include "envs/env_instance.h"
 
-#include <vector>
+#include <mutex>
 
 namespace joltgym {
 
 class SingleEnv {
  public:
-  SingleEnv(ModelPtr model, std::shared_ptr<const Task> task) : env_(std::move(model), std::move(task)) {
-    info_.assign(env_.task().info_keys().size(), 0.0f);
-    reset_info_.assign(env_.task().reset_info_keys().size(), 0.0f);
-  }
+  SingleEnv(ModelPtr model, std::shared_ptr<const Task> task) : env_(std::move(model), std::move(task)) {}
 
   const Task& task() const { return env_.task(); }
-  World& world() { return env_.world(); }
 
-  void Reset(std::uint64_t seed, float* obs) { env_.Reset(seed, obs, reset_info_.data()); }
-  StepOutcome Step(const float* action, float* obs) {
-    RequireFiniteAction(action, task().act_dim());
-    return env_.Step(action, ctx_, obs, info_.data());
+  // Outputs are the caller's: nothing the next call overwrites is handed out.
+  void Reset(std::uint64_t seed, float* obs, float* reset_info) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    env_.Reset(seed, obs, reset_info);
   }
-  void Observe(float* obs) { env_.Observe(obs); }
-  const std::vector<float>& info() const { return info_; }
-  const std::vector<float>& reset_info() const { return reset_info_; }
+  StepOutcome Step(const float* action, float* obs, float* info) {
+    RequireFiniteAction(action, task().act_dim());
+    std::lock_guard<std::mutex> lock(mutex_);
+    return env_.Step(action, ctx_, obs, info);
+  }
+  void Observe(float* obs) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    env_.Observe(obs);
+  }
+  // Runs f(World&) under the env's lock: reads and edits of the world never race a step.
+  template <class F>
+  decltype(auto) WithWorld(F&& f) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return f(env_.world());
+  }
 
  private:
+  std::mutex mutex_;
   EnvInstance env_;
   StepContext ctx_;
-  std::vector<float> info_;
-  std::vector<float> reset_info_;
 };
 
 }  // namespace joltgym

@@ -135,6 +135,7 @@ void WorldPool::RunBatch(void* data, int worker) {
 }
 
 void WorldPool::Reset(const std::uint64_t* seeds, const bool* mask, float* obs, float* infos) {
+  std::lock_guard<std::mutex> lock(mutex_);
   Batch batch{this, threads_.num_threads()};
   batch.seeds = seeds;
   batch.mask = mask;
@@ -144,6 +145,8 @@ void WorldPool::Reset(const std::uint64_t* seeds, const bool* mask, float* obs, 
 }
 
 void WorldPool::Step(const float* actions, const PoolStepOutput& out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  CheckActions(actions);
   Batch batch{this, threads_.num_threads()};
   batch.actions = actions;
   batch.out = &out;

@@ -2,7 +2,8 @@
 // Each env is an EnvInstance (its own world, RNG and scratch); all share the
 // compiled model and the task. Work is split into fixed contiguous chunks and an
 // env's computation never depends on another's, so results are bit-identical for
-// any number of threads.
+// any number of threads. Reset and Step are serialised by a lock of the pool's own:
+// bindings release the GIL around them, so Python threads may call one pool at once.
 #pragma once
 
 #include "envs/env_instance.h"
@@ -10,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -48,10 +50,9 @@ class WorldPool {
   // Resets the envs with mask[i] (all when mask is null). seeds[i] reseeds env i's
   // episode stream; without seeds each env continues its own stream.
   void Reset(const std::uint64_t* seeds, const bool* mask, float* obs, float* infos);
-  // Throws std::invalid_argument naming the envs whose actions are not finite, or
-  // (autoreset disabled) that wait for a reset. Step expects actions that pass.
-  void CheckActions(const float* actions) const;
-  // One step of every env; actions [n, act_dim] must be finite.
+  // One step of every env (actions [n, act_dim]). Throws std::invalid_argument, before
+  // touching any env, naming the envs whose actions are not finite or (autoreset
+  // disabled) that wait for a reset.
   void Step(const float* actions, const PoolStepOutput& out);
 
  private:
@@ -62,10 +63,12 @@ class WorldPool {
   };
   struct Batch;  // one Reset or Step call, shared with the workers
 
+  void CheckActions(const float* actions) const;
   void ResetEnv(int i, float* obs, float* info_row);
   void StepEnv(int i, const float* action, const PoolStepOutput& out, StepContext& ctx);
   static void RunBatch(void* batch, int worker);
 
+  std::mutex mutex_;
   std::shared_ptr<const Task> task_;
   std::vector<std::unique_ptr<EnvInstance>> envs_;
   std::vector<Slot> slots_;

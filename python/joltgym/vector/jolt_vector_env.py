@@ -3,10 +3,14 @@
 Physics, task logic, auto-reset and truncation run in C++ (``_native.WorldPool``) on
 persistent threads with the GIL released; this class only shapes the results into
 Gymnasium's vector API (batched spaces, infos as dicts of arrays with ``_key`` masks).
+
+Calls from several Python threads are serialised: one ``reset``/``step``/``close`` runs at
+a time, and each returns the results of its own call.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -59,6 +63,7 @@ class JoltVectorEnv(VectorEnv):
     ):
         self._closed = False
         self._pool = None
+        self._lock = threading.Lock()  # the native pool and our result buffers take one call at a time
         spec = task_spec(task)
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
@@ -119,6 +124,10 @@ class JoltVectorEnv(VectorEnv):
         return self._pool.num_threads
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None):
+        with self._lock:
+            return self._reset(seed, options)
+
+    def _reset(self, seed, options):
         self._check_open()
         mask = None
         if options is not None and "reset_mask" in options:
@@ -164,6 +173,10 @@ class JoltVectorEnv(VectorEnv):
         raise TypeError(f"seed must be None, an int or a list of ints, got {type(seed).__name__}")
 
     def step(self, actions):
+        with self._lock:
+            return self._step(actions)
+
+    def _step(self, actions):
         self._check_open()
         self._pool.step_into(
             actions,
@@ -215,10 +228,11 @@ class JoltVectorEnv(VectorEnv):
         self._closed = True
 
     def close(self, **kwargs: Any) -> None:
-        if self._closed:
-            return
-        self.close_extras(**kwargs)
-        self.closed = True
+        with self._lock:
+            if self._closed:
+                return
+            self.close_extras(**kwargs)
+            self.closed = True
 
     def __repr__(self) -> str:
         return f"JoltVectorEnv({self.task.__class__.__name__}, num_envs={self.num_envs})"
