@@ -23,7 +23,9 @@ import numpy as np
 
 import joltgym
 from joltgym import _native
-from joltgym.tasks import HALF_CHEETAH_SOLVER
+from joltgym.tasks import task_spec
+
+HALF_CHEETAH_SOLVER = task_spec("HalfCheetah").solver
 
 
 @dataclass

@@ -5,7 +5,8 @@
 Each setting is substeps,velocity_iterations,position_iterations,baumgarte. For each it runs
 --steps random-action steps (resetting when an episode ends) and prints the worst separation
 of a joint's two anchor copies, how many steps exceeded --threshold, and CPU microseconds per
-env step. The tables quoted beside each task's settings in joltgym/tasks.py come from here.
+env step. The tables behind each task's settings in joltgym/tasks.py are in
+benchmarks/solver_measurements.md.
 """
 
 from __future__ import annotations

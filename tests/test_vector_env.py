@@ -229,7 +229,7 @@ def test_stock_vector_wrappers_work():
 def test_bare_loop_reference_runs():
     spec = task_spec("HalfCheetah")
     model = joltgym.load_model(spec.xml_file, solver=spec.solver)
-    seconds = _native.run_bare_loop(model.native, spec.native_task(model.native), 2, 5)
+    seconds = _native.run_bare_loop(model.native, spec.make_task(model), 2, 5)
     assert seconds > 0
 
 

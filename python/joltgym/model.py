@@ -63,9 +63,6 @@ class JoltModel:
     path: Path
     native: _native.Model
     mj_model: mujoco.MjModel = field(repr=False)
-    joint_names: list[str]
-    actuator_names: list[str]
-    body_names: list[str]
     init_qpos: np.ndarray
     init_qvel: np.ndarray
     ctrl_range: np.ndarray
@@ -85,17 +82,6 @@ class JoltModel:
     @property
     def timestep(self) -> float:
         return float(self.mj_model.opt.timestep)
-
-    def simulated_body_index(self, body: int | str) -> int:
-        """The simulated (Jolt) body of a MuJoCo body given by id or name, as Gymnasium's main_body."""
-        mj_id = self.mj_model.body(body).id if isinstance(body, str) else int(body)
-        if not 0 < mj_id < self.mj_model.nbody:
-            raise ValueError(f"body {body!r} is not a moving body of {self.path.name}")
-        weld = int(self.mj_model.body_weldid[mj_id])
-        for index, desc in enumerate(self.native.desc.bodies):
-            if weld in desc.mj_bodies:
-                return index
-        raise ValueError(f"body {body!r} is welded to the world")
 
 
 def resolve_model_path(path: str | os.PathLike) -> Path:
@@ -126,9 +112,6 @@ def load_model(path: str | os.PathLike, solver: SolverSettings | None = None) ->
         path=resolve_model_path(path),
         native=native,
         mj_model=mj_model,
-        joint_names=[mj_model.joint(i).name for i in range(mj_model.njnt)],
-        actuator_names=[mj_model.actuator(i).name for i in range(mj_model.nu)],
-        body_names=[b.name for b in desc.bodies],
         init_qpos=mj_model.qpos0.copy(),
         init_qvel=np.zeros(mj_model.nv),
         ctrl_range=mj_model.actuator_ctrlrange.copy(),
@@ -306,6 +289,7 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         site.name = m.site(i).name
         sites.append(place(site, int(m.site_bodyid[i]), d.site_xpos[i]))
     desc.sites = sites
+    desc.tendons = _fixed_tendons(m)
     frames = []
     for b in range(m.nbody):
         frame = _native.BodyFrameDesc()
@@ -327,3 +311,19 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
             pairs.add((min(b1, b2), max(b1, b2)))
     desc.excluded_pairs = [list(p) for p in sorted(pairs)]
     return desc
+
+
+def _fixed_tendons(m: mujoco.MjModel) -> list:
+    """Fixed tendons as joint coefficients (length = sum coef * q); spatial tendons, which
+    never act in a supported model, are not described."""
+    tendons = []
+    for t in range(m.ntendon):
+        wraps = range(m.tendon_adr[t], m.tendon_adr[t] + m.tendon_num[t])
+        if any(m.wrap_type[w] != mujoco.mjtWrap.mjWRAP_JOINT for w in wraps):
+            continue
+        tendon = _native.TendonDesc()
+        tendon.name = _name(m, "tendon", t)
+        tendon.joints = [int(m.wrap_objid[w]) for w in wraps]
+        tendon.coefs = [float(m.wrap_prm[w]) for w in wraps]
+        tendons.append(tendon)
+    return tendons

@@ -15,7 +15,7 @@ def register_all() -> None:
         gymnasium.register(
             id=spec.env_id,
             entry_point=spec.env_entry_point,
-            vector_entry_point=f"joltgym.vector:{spec.name}VectorEnv",
+            vector_entry_point=spec.vector_entry_point,
             max_episode_steps=spec.max_episode_steps,
             reward_threshold=spec.reward_threshold,
         )

@@ -64,6 +64,11 @@ void BindModel(py::module_& m) {
       .def_readwrite("name", &SiteDesc::name)
       .def_readwrite("body", &SiteDesc::body)
       .def_readwrite("pos", &SiteDesc::pos);
+  py::class_<TendonDesc>(m, "TendonDesc")
+      .def(py::init<>())
+      .def_readwrite("name", &TendonDesc::name)
+      .def_readwrite("joints", &TendonDesc::joints)
+      .def_readwrite("coefs", &TendonDesc::coefs);
   py::class_<BodyFrameDesc>(m, "BodyFrameDesc")
       .def(py::init<>())
       .def_readwrite("name", &BodyFrameDesc::name)
@@ -103,6 +108,7 @@ void BindModel(py::module_& m) {
       .def_readwrite("joints", &ModelDesc::joints)
       .def_readwrite("actuators", &ModelDesc::actuators)
       .def_readwrite("sites", &ModelDesc::sites)
+      .def_readwrite("tendons", &ModelDesc::tendons)
       .def_readwrite("mj_body_frames", &ModelDesc::mj_body_frames)
       .def_readwrite("excluded_pairs", &ModelDesc::excluded_pairs)
       .def_readwrite("nq", &ModelDesc::nq)

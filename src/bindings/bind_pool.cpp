@@ -68,14 +68,13 @@ void BindPool(py::module_& m) {
       .def_property_readonly("act_dim", &WorldPool::act_dim)
       .def_property_readonly("max_episode_steps", &WorldPool::max_episode_steps)
       .def_property_readonly("autoreset_mode", &WorldPool::autoreset_mode)
-      .def_property_readonly("info_keys", [](const WorldPool& p) { return p.task().info_keys(); })
-      .def_property_readonly("reset_info_keys", [](const WorldPool& p) { return p.task().reset_info_keys(); })
+      .def_property_readonly("info_size", &WorldPool::info_size)
       .def(
           "reset_into",
           [](WorldPool& self, py::array obs, py::array infos, const py::object& seeds, const py::object& mask) {
             const py::ssize_t n = self.num_envs();
             float* o = Writable<float>(obs, {n, self.obs_dim()}, "obs");
-            float* info = Writable<float>(infos, {n, py::ssize_t(self.task().info_keys().size())}, "infos");
+            double* info = Writable<double>(infos, {n, py::ssize_t(self.info_size())}, "infos");
             Buffer<std::uint64_t> seed_array;
             Buffer<bool> mask_array;
             if (!seeds.is_none()) {
@@ -98,17 +97,17 @@ void BindPool(py::module_& m) {
           "step_into",
           [](WorldPool& self, const py::object& actions, py::array obs, py::array rewards, py::array terminated,
              py::array truncated, py::array infos, py::array was_reset, py::array final_obs, py::array final_infos) {
-            const py::ssize_t n = self.num_envs(), columns = py::ssize_t(self.task().info_keys().size());
+            const py::ssize_t n = self.num_envs(), columns = py::ssize_t(self.info_size());
             auto a = AsFloatArray(actions, {n, self.act_dim()}, "actions");
             PoolStepOutput out;
             out.obs = Writable<float>(obs, {n, self.obs_dim()}, "obs");
             out.rewards = Writable<float>(rewards, {n}, "rewards");
             out.terminated = Writable<bool>(terminated, {n}, "terminated");
             out.truncated = Writable<bool>(truncated, {n}, "truncated");
-            out.infos = Writable<float>(infos, {n, columns}, "infos");
+            out.infos = Writable<double>(infos, {n, columns}, "infos");
             out.was_reset = Writable<bool>(was_reset, {n}, "was_reset");
             out.final_obs = Writable<float>(final_obs, {n, self.obs_dim()}, "final_obs");
-            out.final_infos = Writable<float>(final_infos, {n, columns}, "final_infos");
+            out.final_infos = Writable<double>(final_infos, {n, columns}, "final_infos");
             py::gil_scoped_release release;
             self.Step(a.data(), out);
           },
@@ -122,7 +121,7 @@ void BindPool(py::module_& m) {
             WorldPool& pool = self.cast<WorldPool&>();
             const py::ssize_t n = pool.num_envs();
             py::array_t<float> obs({n, py::ssize_t(pool.obs_dim())});
-            py::array_t<float> infos({n, py::ssize_t(pool.task().info_keys().size())});
+            py::array_t<double> infos({n, py::ssize_t(pool.info_size())});
             py::object seeds = py::none();
             if (!seed.is_none()) {
               py::array_t<std::uint64_t> s(n);
@@ -140,7 +139,7 @@ void BindPool(py::module_& m) {
             const py::ssize_t n = pool.num_envs();
             if (index < 0 || index >= n) throw py::index_error("env index " + std::to_string(index) + " out of range");
             py::array_t<float> obs({n, py::ssize_t(pool.obs_dim())});
-            py::array_t<float> infos({n, py::ssize_t(pool.task().info_keys().size())});
+            py::array_t<double> infos({n, py::ssize_t(pool.info_size())});
             py::array_t<bool> mask(n);
             std::fill(mask.mutable_data(), mask.mutable_data() + n, false);
             mask.mutable_at(index) = true;
@@ -159,9 +158,9 @@ void BindPool(py::module_& m) {
           [](py::object self, const py::object& actions) {
             WorldPool& pool = self.cast<WorldPool&>();
             const py::ssize_t n = pool.num_envs(), od = pool.obs_dim();
-            const py::ssize_t columns = py::ssize_t(pool.task().info_keys().size());
-            py::array_t<float> obs({n, od}), final_obs({n, od});
-            py::array_t<float> rewards(n), infos({n, columns}), final_infos({n, columns});
+            const py::ssize_t columns = py::ssize_t(pool.info_size());
+            py::array_t<float> obs({n, od}), final_obs({n, od}), rewards(n);
+            py::array_t<double> infos({n, columns}), final_infos({n, columns});
             py::array_t<bool> terminated(n), truncated(n), was_reset(n);
             self.attr("step_into")(actions, obs, rewards, terminated, truncated, infos, was_reset, final_obs,
                                    final_infos);

@@ -1,5 +1,6 @@
 #include "envs/env_instance.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace joltgym {
@@ -14,16 +15,17 @@ EnvInstance::EnvInstance(ModelPtr model, std::shared_ptr<const Task> task)
   ws_.contact_forces.assign(size_t(m.desc().mj_nbody) * 6, 0.0f);
 }
 
-void EnvInstance::Reset(std::uint64_t seed, float* obs, float* reset_info) {
+void EnvInstance::Reset(std::uint64_t seed, float* obs, double* info) {
   rng_.Seed(seed);
   world_.RestoreInitialState();
   task_->SampleInitialState(world_, rng_, ws_);
   world_.SetState(ws_.qpos.data(), ws_.qvel.data());
   task_->Observe(world_, ws_, obs);
-  task_->ResetInfo(world_, ws_, reset_info);
+  std::fill(info, info + task_->info_layout().size(), 0.0);
+  task_->ResetInfo(world_, ws_, InfoRow(info));
 }
 
-StepOutcome EnvInstance::Step(const float* action, StepContext& ctx, float* obs, float* info) {
+StepOutcome EnvInstance::Step(const float* action, StepContext& ctx, float* obs, double* info) {
   StepOutcome outcome = task_->Step(world_, action, ctx, ws_, info);
   task_->Observe(world_, ws_, obs);
   return outcome;

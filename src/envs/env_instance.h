@@ -1,5 +1,5 @@
 // One environment: a world, the task that scores it, its random stream and
-// scratch. The unit the single env, the pool and the multi-agent env are made of.
+// scratch. The unit the single env and the pool are made of.
 #pragma once
 
 #include "physics/world.h"
@@ -18,11 +18,11 @@ class EnvInstance {
   World& world() { return world_; }
   const World& world() const { return world_; }
 
-  // Restores the initial world, draws the task's reset noise from `seed`, and
-  // writes the first observation and reset info.
-  void Reset(std::uint64_t seed, float* obs, float* reset_info);
+  // Restores the initial world, draws the task's reset noise from `seed`, and writes
+  // the first observation and an info row holding the reset keys (the rest zero).
+  void Reset(std::uint64_t seed, float* obs, double* info);
   // One environment step; the action must already be finite and of act_dim length.
-  StepOutcome Step(const float* action, StepContext& ctx, float* obs, float* info);
+  StepOutcome Step(const float* action, StepContext& ctx, float* obs, double* info);
   // The task's observation of the current state.
   void Observe(float* obs) { task_->Observe(world_, ws_, obs); }
 

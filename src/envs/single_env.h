@@ -18,11 +18,11 @@ class SingleEnv {
   const Task& task() const { return env_.task(); }
 
   // Outputs are the caller's: nothing the next call overwrites is handed out.
-  void Reset(std::uint64_t seed, float* obs, float* reset_info) {
+  void Reset(std::uint64_t seed, float* obs, double* info) {
     std::lock_guard<std::mutex> lock(mutex_);
-    env_.Reset(seed, obs, reset_info);
+    env_.Reset(seed, obs, info);
   }
-  StepOutcome Step(const float* action, float* obs, float* info) {
+  StepOutcome Step(const float* action, float* obs, double* info) {
     RequireFiniteAction(action, task().act_dim());
     std::lock_guard<std::mutex> lock(mutex_);
     return env_.Step(action, ctx_, obs, info);

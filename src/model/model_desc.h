@@ -65,6 +65,14 @@ struct SiteDesc {
   Vec3f pos{0, 0, 0};          // in that body's frame
 };
 
+// A fixed tendon: a linear combination of scalar joint coordinates (MuJoCo's ten_length).
+// Tendons never act in joltgym models; tasks report their lengths.
+struct TendonDesc {
+  std::string name;
+  std::vector<int> joints;     // indices into ModelDesc::joints
+  std::vector<float> coefs;    // one per joint
+};
+
 // Where each MuJoCo body's frame and inertia sit: on which simulated body, and
 // where on it (jointless bodies are welded into a simulated one). MuJoCo's per-body
 // quantities (xpos, cinert, cvel) are computed from these.
@@ -110,6 +118,7 @@ struct ModelDesc {
   std::vector<JointDesc> joints;      // MuJoCo's joint order
   std::vector<ActuatorDesc> actuators;
   std::vector<SiteDesc> sites;
+  std::vector<TendonDesc> tendons;
   std::vector<BodyFrameDesc> mj_body_frames;  // one per MuJoCo body, world included
   std::vector<std::array<int, 2>> excluded_pairs;  // body index pairs, -1 = world
   int nq = 0;

@@ -607,7 +607,8 @@ JPH::RVec3 World::SitePosition(int site) const {
 
 JPH::RVec3 World::MjBodyPosition(int mj_body) const {
   const BodyFrameDesc& frame = model_->desc().mj_body_frames[size_t(mj_body)];
-  return PointInWorld(bodies_, frame.body, frame.pos);
+  const bool at_body_origin = frame.body >= 0 && frame.pos == Vec3f{0.0f, 0.0f, 0.0f};
+  return at_body_origin ? bodies_[size_t(frame.body)]->GetPosition() : PointInWorld(bodies_, frame.body, frame.pos);
 }
 
 JPH::RVec3 World::MjBodyCentreOfMass(int mj_body) const {

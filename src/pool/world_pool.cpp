@@ -47,7 +47,7 @@ struct WorldPool::Batch {
   const std::uint64_t* seeds = nullptr;
   const bool* mask = nullptr;
   float* obs = nullptr;
-  float* infos = nullptr;
+  double* infos = nullptr;
   // Step (actions non-null)
   const float* actions = nullptr;
   const PoolStepOutput* out = nullptr;
@@ -68,30 +68,19 @@ WorldPool::WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_e
     slots_[i].seed_state = entropy + std::uint64_t(i);
   }
   for (int w = 0; w < threads_.num_threads(); ++w) contexts_.push_back(std::make_unique<StepContext>());
-  reset_info_scratch_.assign(size_t(num_envs), std::vector<float>(task_->reset_info_keys().size()));
-  const auto& keys = task_->info_keys();
-  for (const std::string& k : task_->reset_info_keys()) {
-    auto it = std::find(keys.begin(), keys.end(), k);
-    reset_columns_.push_back(it == keys.end() ? -1 : int(it - keys.begin()));
-  }
 }
 
-void WorldPool::ResetEnv(int i, float* obs, float* info_row) {
-  float* scratch = reset_info_scratch_[i].data();
-  envs_[i]->Reset(NextSeed(slots_[i].seed_state), obs, scratch);
-  const size_t columns = task_->info_keys().size();
-  std::fill(info_row, info_row + columns, 0.0f);
-  for (size_t k = 0; k < reset_columns_.size(); ++k)
-    if (reset_columns_[k] >= 0) info_row[reset_columns_[k]] = scratch[k];
+void WorldPool::ResetEnv(int i, float* obs, double* info_row) {
+  envs_[i]->Reset(NextSeed(slots_[i].seed_state), obs, info_row);
   slots_[i].elapsed = 0;
   slots_[i].done = false;
 }
 
 void WorldPool::StepEnv(int i, const float* action, const PoolStepOutput& out, StepContext& ctx) {
   const int od = obs_dim();
-  const size_t columns = task_->info_keys().size();
+  const size_t columns = size_t(info_size());
   float* obs = out.obs + size_t(i) * od;
-  float* info = out.infos + size_t(i) * columns;
+  double* info = out.infos + size_t(i) * columns;
   Slot& slot = slots_[i];
   out.was_reset[i] = false;
   if (slot.done && mode_ == AutoresetMode::NextStep) {
@@ -123,7 +112,7 @@ void WorldPool::RunBatch(void* data, int worker) {
   const int begin = int(std::int64_t(n) * worker / b.num_threads);
   const int end = int(std::int64_t(n) * (worker + 1) / b.num_threads);
   const int od = pool.obs_dim();
-  const size_t columns = pool.task_->info_keys().size();
+  const size_t columns = size_t(pool.info_size());
   for (int i = begin; i < end; ++i) {
     if (b.actions) {
       pool.StepEnv(i, b.actions + size_t(i) * pool.act_dim(), *b.out, *pool.contexts_[size_t(worker)]);
@@ -134,7 +123,7 @@ void WorldPool::RunBatch(void* data, int worker) {
   }
 }
 
-void WorldPool::Reset(const std::uint64_t* seeds, const bool* mask, float* obs, float* infos) {
+void WorldPool::Reset(const std::uint64_t* seeds, const bool* mask, float* obs, double* infos) {
   std::lock_guard<std::mutex> lock(mutex_);
   Batch batch{this, threads_.num_threads()};
   batch.seeds = seeds;

@@ -26,10 +26,10 @@ struct PoolStepOutput {
   float* rewards = nullptr;      // [n]
   bool* terminated = nullptr;    // [n]
   bool* truncated = nullptr;     // [n]
-  float* infos = nullptr;        // [n, info_keys]; reset info for envs in `was_reset`
+  double* infos = nullptr;       // [n, info row]; the reset row for envs in `was_reset`
   bool* was_reset = nullptr;     // [n] the env was reset during this call
   float* final_obs = nullptr;    // [n, obs_dim] SameStep: observation that ended an episode
-  float* final_infos = nullptr;  // [n, info_keys] SameStep: its info
+  double* final_infos = nullptr; // [n, info row] SameStep: its info
 };
 
 class WorldPool {
@@ -44,12 +44,11 @@ class WorldPool {
   int max_episode_steps() const { return max_episode_steps_; }
   AutoresetMode autoreset_mode() const { return mode_; }
   const Task& task() const { return *task_; }
-  // Columns of info_keys that a reset fills (the task's reset_info_keys).
-  const std::vector<int>& reset_info_columns() const { return reset_columns_; }
+  int info_size() const { return task_->info_layout().size(); }
 
   // Resets the envs with mask[i] (all when mask is null). seeds[i] reseeds env i's
   // episode stream; without seeds each env continues its own stream.
-  void Reset(const std::uint64_t* seeds, const bool* mask, float* obs, float* infos);
+  void Reset(const std::uint64_t* seeds, const bool* mask, float* obs, double* infos);
   // One step of every env (actions [n, act_dim]). Throws std::invalid_argument, before
   // touching any env, naming the envs whose actions are not finite or (autoreset
   // disabled) that wait for a reset.
@@ -64,7 +63,7 @@ class WorldPool {
   struct Batch;  // one Reset or Step call, shared with the workers
 
   void CheckActions(const float* actions) const;
-  void ResetEnv(int i, float* obs, float* info_row);
+  void ResetEnv(int i, float* obs, double* info_row);
   void StepEnv(int i, const float* action, const PoolStepOutput& out, StepContext& ctx);
   static void RunBatch(void* batch, int worker);
 
@@ -73,8 +72,6 @@ class WorldPool {
   std::vector<std::unique_ptr<EnvInstance>> envs_;
   std::vector<Slot> slots_;
   std::vector<std::unique_ptr<StepContext>> contexts_;  // one per worker thread: Jolt scratch is not shared
-  std::vector<std::vector<float>> reset_info_scratch_;
-  std::vector<int> reset_columns_;
   int max_episode_steps_;
   AutoresetMode mode_;
   ThreadPool threads_;

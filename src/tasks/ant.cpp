@@ -1,7 +1,7 @@
 #include "tasks/ant.h"
 
 #include "tasks/contact_terms.h"
-#include "tasks/observation_terms.h"
+#include "tasks/task_registry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,35 +9,33 @@
 
 namespace joltgym {
 
+JOLTGYM_REGISTER_TASK("Ant", AntTask, AntParams);
+
 AntTask::AntTask(const CompiledModel& model, const AntParams& params)
-    : SizedTask(model.nq() + model.nv() - (params.exclude_current_positions_from_observation ? 2 : 0) +
-               (params.include_cfrc_ext_in_observation ? (model.desc().mj_nbody - 1) * 6 : 0),
-                model.nu(), params.frame_skip),
+    : Task(model, params.frame_skip),
       params_(params),
-      dt_(model.timestep() * float(params.frame_skip)) {
+      main_body_(FindMovingMjBody(model.desc(), params.main_body, "main_body")),
+      position_info_(info_) {
   if (model.joints().empty() || model.joints()[0].type != JointType::Free)
     throw std::invalid_argument("Ant needs a free root joint first");
-  if (params.main_body < 0 || params.main_body >= int(model.bodies().size()))
-    throw std::invalid_argument("main_body out of range");
+  AddPositionsAndVelocities(model, params.exclude_current_positions_from_observation ? 2 : 0, observation_);
+  observation_.Add("cfrc_ext", params.include_cfrc_ext_in_observation ? (model.desc().mj_nbody - 1) * 6 : 0);
+  x_velocity_ = info_.Add("x_velocity");
+  y_velocity_ = info_.Add("y_velocity");
+  reward_forward_ = info_.Add("reward_forward");
+  reward_ctrl_ = info_.Add("reward_ctrl");
+  reward_contact_ = info_.Add("reward_contact");
+  reward_survive_ = info_.Add("reward_survive");
 }
-
-const std::vector<std::string>& AntTask::info_keys() const {
-  static const std::vector<std::string> keys = {"x_position",  "y_position",    "distance_from_origin",
-                                                "x_velocity",  "y_velocity",    "reward_forward",
-                                                "reward_ctrl", "reward_contact", "reward_survive"};
-  return keys;
-}
-
-const std::vector<std::string>& AntTask::reset_info_keys() const { return XYPositionKeys(); }
 
 void AntTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
   SampleNoisyState(world, rng, params_.reset_noise_scale, /*uniform_velocity=*/false, ws);
   std::fill(ws.contact_forces.begin(), ws.contact_forces.end(), 0.0f);  // no contacts solved yet
 }
 
-void AntTask::ResetInfo(const World& world, TaskWorkspace& ws, float* info) const {
+void AntTask::ResetInfo(const World& world, TaskWorkspace& ws, InfoRow info) const {
   world.GetQpos(ws.qpos.data());
-  WriteXYPosition(ws, info);
+  position_info_.Write(ws, info);
 }
 
 void AntTask::Observe(const World& world, TaskWorkspace& ws, float* obs) const {
@@ -48,17 +46,19 @@ void AntTask::Observe(const World& world, TaskWorkspace& ws, float* obs) const {
   for (size_t i = 6; i < ws.contact_forces.size(); ++i) *out++ = std::clamp(ws.contact_forces[i], lo, hi);
 }
 
-StepOutcome AntTask::Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws,
-                          float* info) const {
-  const JPH::RVec3 before = world.body(params_.main_body).GetPosition();
-  for (int i = 0; i < params_.frame_skip; ++i) world.Step(action, ctx);
-  const JPH::RVec3 after = world.body(params_.main_body).GetPosition();
+void AntTask::BeforePhysics(const World& world, TaskWorkspace& ws) const {
+  ws.tracked_before = world.MjBodyPosition(main_body_);
+}
+
+StepOutcome AntTask::Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const {
+  const JPH::RVec3 before = ws.tracked_before;
+  const JPH::RVec3 after = world.MjBodyPosition(main_body_);
   ExternalContactForces(world, ws.contact_forces.data());
   world.GetQpos(ws.qpos.data());
   world.GetQvel(ws.qvel.data());
 
-  const float x_velocity = float(after.GetX() - before.GetX()) / dt_;
-  const float y_velocity = float(after.GetY() - before.GetY()) / dt_;
+  const float x_velocity = float(after.GetX() - before.GetX()) / dt();
+  const float y_velocity = float(after.GetY() - before.GetY()) / dt();
   bool finite = true;
   for (float v : ws.qpos) finite = finite && std::isfinite(v);
   for (float v : ws.qvel) finite = finite && std::isfinite(v);
@@ -75,13 +75,13 @@ StepOutcome AntTask::Step(World& world, const float* action, StepContext& ctx, T
   }
   const float contact_cost = params_.contact_cost_weight * contact_sum;
 
-  WriteXYPosition(ws, info);
-  info[3] = x_velocity;
-  info[4] = y_velocity;
-  info[5] = forward_reward;
-  info[6] = -ctrl_cost;
-  info[7] = -contact_cost;
-  info[8] = healthy_reward;
+  position_info_.Write(ws, info);
+  info.Set(x_velocity_, x_velocity);
+  info.Set(y_velocity_, y_velocity);
+  info.Set(reward_forward_, forward_reward);
+  info.Set(reward_ctrl_, -ctrl_cost);
+  info.Set(reward_contact_, -contact_cost);
+  info.Set(reward_survive_, healthy_reward);
   const bool terminated = params_.terminate_when_unhealthy && !healthy;
   return {forward_reward + healthy_reward - ctrl_cost - contact_cost, terminated};
 }

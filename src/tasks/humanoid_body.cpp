@@ -13,19 +13,21 @@ constexpr int kFreeJointDofs = 6;  // qfrc_actuator leaves out the root's
 
 }  // namespace
 
-int HumanoidBodyTask::ObservationSize(const CompiledModel& model, const HumanoidObservationParams& p) {
-  const int moving_bodies = model.desc().mj_nbody - 1;
-  return model.nq() + model.nv() - (p.exclude_current_positions_from_observation ? 2 : 0) +
-         (p.include_cinert_in_observation ? 10 * moving_bodies : 0) +
-         (p.include_cvel_in_observation ? 6 * moving_bodies : 0) +
-         (p.include_qfrc_actuator_in_observation ? model.nv() - kFreeJointDofs : 0) +
-         (p.include_cfrc_ext_in_observation ? 6 * moving_bodies : 0);
-}
-
 HumanoidBodyTask::HumanoidBodyTask(const CompiledModel& model, const HumanoidObservationParams& params)
-    : SizedTask(ObservationSize(model, params), model.nu(), params.frame_skip), params_(params) {
+    : Task(model, params.frame_skip), params_(params) {
   if (model.joints().empty() || model.joints()[0].type != JointType::Free)
     throw std::invalid_argument("a humanoid task needs a free root joint first");
+  const int moving_bodies = model.desc().mj_nbody - 1;
+  AddPositionsAndVelocities(model, params.exclude_current_positions_from_observation ? 2 : 0, observation_);
+  observation_.Add("cinert", params.include_cinert_in_observation ? 10 * moving_bodies : 0);
+  observation_.Add("cvel", params.include_cvel_in_observation ? 6 * moving_bodies : 0);
+  observation_.Add("qfrc_actuator", params.include_qfrc_actuator_in_observation ? model.nv() - kFreeJointDofs : 0);
+  observation_.Add("cfrc_ext", params.include_cfrc_ext_in_observation ? 6 * moving_bodies : 0);
+  observation_.Add("ten_length", 0);
+  observation_.Add("ten_velocity", 0);
+  const int tendons = int(model.desc().tendons.size());
+  tendon_length_ = info_.Add("tendon_length", /*at_reset=*/true, tendons);
+  tendon_velocity_ = info_.Add("tendon_velocity", /*at_reset=*/true, tendons);
 }
 
 void HumanoidBodyTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
@@ -56,6 +58,23 @@ void HumanoidBodyTask::Observe(const World& world, TaskWorkspace& ws, float* obs
 
 float HumanoidBodyTask::ContactForceSquaredNorm(const TaskWorkspace& ws) {
   return SquaredNorm(ws.contact_forces.data(), int(ws.contact_forces.size()));
+}
+
+void HumanoidBodyTask::WriteTendons(const World& world, const TaskWorkspace& ws, InfoRow info) const {
+  const auto& tendons = world.model().desc().tendons;
+  const auto& joints = world.model().joints();
+  double* length = info.Values(tendon_length_);
+  double* velocity = info.Values(tendon_velocity_);
+  for (size_t t = 0; t < tendons.size(); ++t) {
+    double l = 0.0, v = 0.0;
+    for (size_t k = 0; k < tendons[t].joints.size(); ++k) {
+      const CompiledJoint& joint = joints[size_t(tendons[t].joints[k])];
+      l += double(tendons[t].coefs[k]) * ws.qpos[size_t(joint.qposadr)];
+      v += double(tendons[t].coefs[k]) * ws.qvel[size_t(joint.dofadr)];
+    }
+    length[t] = l;
+    velocity[t] = v;
+  }
 }
 
 }  // namespace joltgym

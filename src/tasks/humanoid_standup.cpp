@@ -2,44 +2,44 @@
 
 #include "tasks/contact_terms.h"
 #include "tasks/observation_terms.h"
+#include "tasks/task_registry.h"
 
 #include <algorithm>
 
 namespace joltgym {
 
+JOLTGYM_REGISTER_TASK("HumanoidStandup", HumanoidStandupTask, HumanoidStandupParams);
+
 HumanoidStandupTask::HumanoidStandupTask(const CompiledModel& model, const HumanoidStandupParams& params)
     : HumanoidBodyTask(model, params.body),
       params_(params),
       timestep_(model.timestep()),
-      initial_z_(model.qpos0()[2]) {}
-
-const std::vector<std::string>& HumanoidStandupTask::info_keys() const {
-  static const std::vector<std::string> keys = {"x_position",  "y_position",      "z_distance_from_origin",
-                                                "reward_linup", "reward_quadctrl", "reward_impact"};
-  return keys;
+      initial_z_(model.qpos0()[2]) {
+  x_position_ = info_.Add("x_position", /*at_reset=*/true);
+  y_position_ = info_.Add("y_position", /*at_reset=*/true);
+  z_distance_ = info_.Add("z_distance_from_origin", /*at_reset=*/true);
+  reward_linup_ = info_.Add("reward_linup");
+  reward_quadctrl_ = info_.Add("reward_quadctrl");
+  reward_impact_ = info_.Add("reward_impact");
 }
 
-const std::vector<std::string>& HumanoidStandupTask::reset_info_keys() const {
-  static const std::vector<std::string> keys = {"x_position", "y_position", "z_distance_from_origin"};
-  return keys;
+void HumanoidStandupTask::WritePositionInfo(const TaskWorkspace& ws, InfoRow info) const {
+  info.Set(x_position_, ws.qpos[0]);
+  info.Set(y_position_, ws.qpos[1]);
+  info.Set(z_distance_, ws.qpos[2] - initial_z_);
 }
 
-void HumanoidStandupTask::WritePositionInfo(const TaskWorkspace& ws, float* info) const {
-  info[0] = ws.qpos[0];
-  info[1] = ws.qpos[1];
-  info[2] = ws.qpos[2] - initial_z_;
-}
-
-void HumanoidStandupTask::ResetInfo(const World& world, TaskWorkspace& ws, float* info) const {
+void HumanoidStandupTask::ResetInfo(const World& world, TaskWorkspace& ws, InfoRow info) const {
   world.GetQpos(ws.qpos.data());
+  world.GetQvel(ws.qvel.data());
   WritePositionInfo(ws, info);
+  WriteTendons(world, ws, info);
 }
 
-StepOutcome HumanoidStandupTask::Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws,
-                                      float* info) const {
-  for (int i = 0; i < params_.body.frame_skip; ++i) world.Step(action, ctx);
+StepOutcome HumanoidStandupTask::Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const {
   ExternalContactForces(world, ws.contact_forces.data());
   world.GetQpos(ws.qpos.data());
+  world.GetQvel(ws.qvel.data());
 
   // v5 divides by the model timestep, not by the env step dt.
   const float uph = params_.uph_cost_weight * ws.qpos[2] / timestep_;
@@ -47,9 +47,10 @@ StepOutcome HumanoidStandupTask::Step(World& world, const float* action, StepCon
   const float impact_cost = std::clamp(params_.impact_cost_weight * ContactForceSquaredNorm(ws),
                                        params_.impact_cost_range[0], params_.impact_cost_range[1]);
   WritePositionInfo(ws, info);
-  info[3] = uph;
-  info[4] = -ctrl_cost;
-  info[5] = -impact_cost;
+  WriteTendons(world, ws, info);
+  info.Set(reward_linup_, uph);
+  info.Set(reward_quadctrl_, -ctrl_cost);
+  info.Set(reward_impact_, -impact_cost);
   return {uph - ctrl_cost - impact_cost + 1.0f, false};
 }
 

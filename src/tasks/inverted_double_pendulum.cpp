@@ -1,11 +1,14 @@
 #include "tasks/inverted_double_pendulum.h"
 
 #include "tasks/observation_terms.h"
+#include "tasks/task_registry.h"
 
 #include <cmath>
 #include <stdexcept>
 
 namespace joltgym {
+
+JOLTGYM_REGISTER_TASK("InvertedDoublePendulum", InvertedDoublePendulumTask, InvertedDoublePendulumParams);
 
 namespace {
 constexpr float kObsClip = 10.0f;
@@ -13,21 +16,17 @@ constexpr float kObsClip = 10.0f;
 
 InvertedDoublePendulumTask::InvertedDoublePendulumTask(const CompiledModel& model,
                                                        const InvertedDoublePendulumParams& params)
-    : SizedTask(1 + 2 * (model.nq() - 1) + model.nv() + 1,
-                model.nu(), params.frame_skip),
-      params_(params) {
+    : Task(model, params.frame_skip), params_(params) {
   if (model.nq() < 3 || model.desc().sites.empty())
     throw std::invalid_argument("InvertedDoublePendulum needs a cart, two hinges and a tip site");
-}
-
-const std::vector<std::string>& InvertedDoublePendulumTask::info_keys() const {
-  static const std::vector<std::string> keys = {"reward_survive", "distance_penalty", "velocity_penalty"};
-  return keys;
-}
-
-const std::vector<std::string>& InvertedDoublePendulumTask::reset_info_keys() const {
-  static const std::vector<std::string> keys;
-  return keys;
+  observation_.Add("qpos_cart", 1);
+  observation_.Add("sin_qpos_poles", model.nq() - 1);
+  observation_.Add("cos_qpos_poles", model.nq() - 1);
+  observation_.Add("qvel", model.nv());
+  observation_.Add("qfrc_constraint_cart", 1);
+  reward_survive_ = info_.Add("reward_survive");
+  distance_penalty_ = info_.Add("distance_penalty");
+  velocity_penalty_ = info_.Add("velocity_penalty");
 }
 
 void InvertedDoublePendulumTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
@@ -45,9 +44,7 @@ void InvertedDoublePendulumTask::Observe(const World& world, TaskWorkspace& ws, 
   *obs = Clip(world.JointLimitForce(0), kObsClip);
 }
 
-StepOutcome InvertedDoublePendulumTask::Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws,
-                                             float* info) const {
-  for (int i = 0; i < params_.frame_skip; ++i) world.Step(action, ctx);
+StepOutcome InvertedDoublePendulumTask::Score(World& world, const float*, TaskWorkspace& ws, InfoRow info) const {
   world.GetQvel(ws.qvel.data());
   const JPH::RVec3 tip = world.SitePosition(0);
   const float x = float(tip.GetX()), y = float(tip.GetZ());
@@ -56,9 +53,9 @@ StepOutcome InvertedDoublePendulumTask::Step(World& world, const float* action, 
   const float v1 = ws.qvel[1], v2 = ws.qvel[2];
   const float vel_penalty = 1e-3f * v1 * v1 + 5e-3f * v2 * v2;
   const float alive_bonus = terminated ? 0.0f : params_.healthy_reward;
-  info[0] = alive_bonus;
-  info[1] = -dist_penalty;
-  info[2] = -vel_penalty;
+  info.Set(reward_survive_, alive_bonus);
+  info.Set(distance_penalty_, -dist_penalty);
+  info.Set(velocity_penalty_, -vel_penalty);
   return {alive_bonus - dist_penalty - vel_penalty, terminated};
 }
 

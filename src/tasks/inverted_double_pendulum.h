@@ -8,27 +8,32 @@
 
 namespace joltgym {
 
+// InvertedDoublePendulum-v5's keyword arguments and defaults.
 struct InvertedDoublePendulumParams {
   float healthy_reward = 10.0f;
   float reset_noise_scale = 0.1f;
   int frame_skip = 5;
+
+  template <class Visit>
+  void VisitFields(Visit&& visit) {
+    visit("healthy_reward", healthy_reward);
+    visit("reset_noise_scale", reset_noise_scale);
+    visit("frame_skip", frame_skip);
+  }
 };
 
-class InvertedDoublePendulumTask final : public SizedTask {
+class InvertedDoublePendulumTask final : public Task {
  public:
   InvertedDoublePendulumTask(const CompiledModel& model, const InvertedDoublePendulumParams& params);
 
-  const std::vector<std::string>& info_keys() const override;
-  const std::vector<std::string>& reset_info_keys() const override;
-
   void SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const override;
-  void ResetInfo(const World&, TaskWorkspace&, float*) const override {}
   void Observe(const World& world, TaskWorkspace& ws, float* obs) const override;
-  StepOutcome Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws,
-                   float* info) const override;
 
  private:
+  StepOutcome Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const override;
+
   InvertedDoublePendulumParams params_;
+  InfoSlot reward_survive_, distance_penalty_, velocity_penalty_;
 };
 
 }  // namespace joltgym

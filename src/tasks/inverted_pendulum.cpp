@@ -1,27 +1,21 @@
 #include "tasks/inverted_pendulum.h"
 
 #include "tasks/observation_terms.h"
+#include "tasks/task_registry.h"
 
 #include <cmath>
 #include <stdexcept>
 
 namespace joltgym {
 
+JOLTGYM_REGISTER_TASK("InvertedPendulum", InvertedPendulumTask, InvertedPendulumParams);
+
 InvertedPendulumTask::InvertedPendulumTask(const CompiledModel& model, const InvertedPendulumParams& params)
-    : SizedTask(model.nq() + model.nv(),
-                model.nu(), params.frame_skip),
-      params_(params) {
+    : Task(model, params.frame_skip), params_(params) {
   if (model.nq() < 2) throw std::invalid_argument("InvertedPendulum needs a cart slide and a pole hinge");
-}
-
-const std::vector<std::string>& InvertedPendulumTask::info_keys() const {
-  static const std::vector<std::string> keys = {"reward_survive"};
-  return keys;
-}
-
-const std::vector<std::string>& InvertedPendulumTask::reset_info_keys() const {
-  static const std::vector<std::string> keys;
-  return keys;
+  observation_.Add("qpos", model.nq());
+  observation_.Add("qvel", model.nv());
+  reward_survive_ = info_.Add("reward_survive");
 }
 
 void InvertedPendulumTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
@@ -32,17 +26,16 @@ void InvertedPendulumTask::Observe(const World& world, TaskWorkspace& ws, float*
   WritePositionsAndVelocities(world, ws, 0, obs);
 }
 
-StepOutcome InvertedPendulumTask::Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws,
-                                       float* info) const {
-  for (int i = 0; i < params_.frame_skip; ++i) world.Step(action, ctx);
+StepOutcome InvertedPendulumTask::Score(World& world, const float*, TaskWorkspace& ws, InfoRow info) const {
   world.GetQpos(ws.qpos.data());
   world.GetQvel(ws.qvel.data());
   bool finite = true;
   for (float v : ws.qpos) finite = finite && std::isfinite(v);
   for (float v : ws.qvel) finite = finite && std::isfinite(v);
   const bool terminated = !finite || std::abs(ws.qpos[1]) > 0.2f;
-  info[0] = terminated ? 0.0f : 1.0f;
-  return {info[0], terminated};
+  const float reward = terminated ? 0.0f : 1.0f;
+  info.Set(reward_survive_, reward);
+  return {reward, terminated};
 }
 
 }  // namespace joltgym

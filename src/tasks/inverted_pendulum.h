@@ -6,26 +6,30 @@
 
 namespace joltgym {
 
+// InvertedPendulum-v5's keyword arguments and defaults.
 struct InvertedPendulumParams {
   float reset_noise_scale = 0.01f;
   int frame_skip = 2;
+
+  template <class Visit>
+  void VisitFields(Visit&& visit) {
+    visit("reset_noise_scale", reset_noise_scale);
+    visit("frame_skip", frame_skip);
+  }
 };
 
-class InvertedPendulumTask final : public SizedTask {
+class InvertedPendulumTask final : public Task {
  public:
   InvertedPendulumTask(const CompiledModel& model, const InvertedPendulumParams& params);
 
-  const std::vector<std::string>& info_keys() const override;
-  const std::vector<std::string>& reset_info_keys() const override;
-
   void SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const override;
-  void ResetInfo(const World&, TaskWorkspace&, float*) const override {}
   void Observe(const World& world, TaskWorkspace& ws, float* obs) const override;
-  StepOutcome Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws,
-                   float* info) const override;
 
  private:
+  StepOutcome Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const override;
+
   InvertedPendulumParams params_;
+  InfoSlot reward_survive_;
 };
 
 }  // namespace joltgym

@@ -10,6 +10,13 @@
 
 namespace joltgym {
 
+// Declares the layout WritePositionsAndVelocities writes, with v5's "skipped_qpos" entry.
+inline void AddPositionsAndVelocities(const CompiledModel& model, int skip, ObservationLayout& layout) {
+  layout.Note("skipped_qpos", skip);
+  layout.Add("qpos", model.nq() - skip);
+  layout.Add("qvel", model.nv());
+}
+
 // qpos without its first `skip` entries, then qvel: Gymnasium's
 // exclude_current_positions_from_observation layout. Returns floats written.
 inline int WritePositionsAndVelocities(const World& world, TaskWorkspace& ws, int skip, float* obs) {
@@ -34,17 +41,22 @@ inline void SampleNoisyState(const World& world, Rng& rng, float scale, bool uni
   for (float& v : ws.qvel) v = uniform_velocity ? rng.Uniform(-scale, scale) : scale * rng.Normal();
 }
 
-// Position in the plane and distance from the origin (qpos[0], qpos[1]): the first
-// three info values of the tasks that move in x and y (Ant, Swimmer).
-inline const std::vector<std::string>& XYPositionKeys() {
-  static const std::vector<std::string> keys = {"x_position", "y_position", "distance_from_origin"};
-  return keys;
-}
-inline void WriteXYPosition(const TaskWorkspace& ws, float* info) {
-  info[0] = ws.qpos[0];
-  info[1] = ws.qpos[1];
-  info[2] = std::hypot(ws.qpos[0], ws.qpos[1]);
-}
+// x_position, y_position and distance_from_origin (qpos[0], qpos[1]): the first info
+// keys of the tasks that move in x and y (Ant, Swimmer, Humanoid), also reported at reset.
+class XYPositionInfo {
+ public:
+  explicit XYPositionInfo(InfoLayout& layout)
+      : x_(layout.Add("x_position", true)), y_(layout.Add("y_position", true)),
+        distance_(layout.Add("distance_from_origin", true)) {}
+  void Write(const TaskWorkspace& ws, InfoRow info) const {
+    info.Set(x_, ws.qpos[0]);
+    info.Set(y_, ws.qpos[1]);
+    info.Set(distance_, std::hypot(ws.qpos[0], ws.qpos[1]));
+  }
+
+ private:
+  InfoSlot x_, y_, distance_;
+};
 
 inline float Clip(float v, float limit) { return v < -limit ? -limit : (v > limit ? limit : v); }
 

@@ -1,81 +1,121 @@
 #include "tasks/planar_runner.h"
 
 #include "tasks/observation_terms.h"
+#include "tasks/task_registry.h"
 
 #include <stdexcept>
 
 namespace joltgym {
 
-PlanarRunnerTask::PlanarRunnerTask(const CompiledModel& model, const PlanarRunnerParams& params)
-    : SizedTask(model.nq() + model.nv() - (params.exclude_current_positions_from_observation ? 1 : 0),
-                model.nu(), params.frame_skip),
-      params_(params),
-      dt_(model.timestep() * float(params.frame_skip)) {
+JOLTGYM_REGISTER_TASK("HalfCheetah", PlanarRunnerTask, HalfCheetahParams);
+JOLTGYM_REGISTER_TASK("Hopper", PlanarRunnerTask, HopperParams);
+JOLTGYM_REGISTER_TASK("Walker2d", PlanarRunnerTask, Walker2dParams);
+
+template <class Params>
+PlanarRunnerTask::Config PlanarRunnerTask::RunnerConfig(const Params& p) {
+  Config c;
+  c.forward_reward_weight = p.forward_reward_weight;
+  c.ctrl_cost_weight = p.ctrl_cost_weight;
+  c.reset_noise_scale = p.reset_noise_scale;
+  c.exclude_current_positions_from_observation = p.exclude_current_positions_from_observation;
+  c.frame_skip = p.frame_skip;
+  return c;
+}
+
+template <class Params>
+PlanarRunnerTask::Config PlanarRunnerTask::WalkerConfig(const Params& p) {
+  Config c = RunnerConfig(p);
+  c.uniform_velocity_noise = true;
+  c.qvel_clip = 10.0f;
+  c.has_health = true;
+  c.healthy_reward = p.healthy_reward;
+  c.terminate_when_unhealthy = p.terminate_when_unhealthy;
+  c.healthy_z_range = p.healthy_z_range;
+  c.healthy_angle_range = p.healthy_angle_range;
+  return c;
+}
+
+PlanarRunnerTask::PlanarRunnerTask(const CompiledModel& model, const HalfCheetahParams& params)
+    : PlanarRunnerTask(model, RunnerConfig(params)) {}
+
+PlanarRunnerTask::PlanarRunnerTask(const CompiledModel& model, const Walker2dParams& params)
+    : PlanarRunnerTask(model, WalkerConfig(params)) {}
+
+PlanarRunnerTask::PlanarRunnerTask(const CompiledModel& model, const HopperParams& params)
+    : PlanarRunnerTask(model, [&params] {
+        Config c = WalkerConfig(params);
+        c.check_state_range = true;
+        c.healthy_state_range = params.healthy_state_range;
+        return c;
+      }()) {}
+
+PlanarRunnerTask::PlanarRunnerTask(const CompiledModel& model, const Config& config)
+    : Task(model, config.frame_skip), config_(config) {
   if (model.nq() < 3 || model.joints().size() < 3 || model.joints()[0].type != JointType::Slide)
     throw std::invalid_argument("a planar runner needs a root of rootx (slide), rootz, rooty as its first joints");
   init_z_ = model.qpos0()[1];
-  info_keys_ = {"x_position"};
-  reset_info_keys_ = {"x_position"};
-  if (params.has_health) {
-    info_keys_.push_back("z_distance_from_origin");
-    reset_info_keys_.push_back("z_distance_from_origin");
-  }
-  for (const char* key : {"x_velocity", "reward_forward", "reward_ctrl"}) info_keys_.push_back(key);
-  if (params.has_health) info_keys_.push_back("reward_survive");
+  AddPositionsAndVelocities(model, config.exclude_current_positions_from_observation ? 1 : 0, observation_);
+  x_position_ = info_.Add("x_position", /*at_reset=*/true);
+  if (config.has_health) z_distance_ = info_.Add("z_distance_from_origin", /*at_reset=*/true);
+  x_velocity_ = info_.Add("x_velocity");
+  reward_forward_ = info_.Add("reward_forward");
+  reward_ctrl_ = info_.Add("reward_ctrl");
+  if (config.has_health) reward_survive_ = info_.Add("reward_survive");
 }
 
 bool PlanarRunnerTask::IsHealthy(const TaskWorkspace& ws) const {
-  if (!params_.has_health) return true;
-  const auto inside = [](float v, const std::array<float, 2>& range) { return range[0] < v && v < range[1]; };
-  if (!inside(ws.qpos[1], params_.healthy_z_range) || !inside(ws.qpos[2], params_.healthy_angle_range)) return false;
-  if (params_.check_state_range) {
+  if (!config_.has_health) return true;
+  const auto inside = [](float v, const Range& range) { return range[0] < v && v < range[1]; };
+  if (!inside(ws.qpos[1], config_.healthy_z_range) || !inside(ws.qpos[2], config_.healthy_angle_range)) return false;
+  if (config_.check_state_range) {
     for (size_t i = 2; i < ws.qpos.size(); ++i)
-      if (!inside(ws.qpos[i], params_.healthy_state_range)) return false;
+      if (!inside(ws.qpos[i], config_.healthy_state_range)) return false;
     for (float v : ws.qvel)
-      if (!inside(v, params_.healthy_state_range)) return false;
+      if (!inside(v, config_.healthy_state_range)) return false;
   }
   return true;
 }
 
 void PlanarRunnerTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
-  SampleNoisyState(world, rng, params_.reset_noise_scale, params_.uniform_velocity_noise, ws);
+  SampleNoisyState(world, rng, config_.reset_noise_scale, config_.uniform_velocity_noise, ws);
 }
 
-void PlanarRunnerTask::ResetInfo(const World& world, TaskWorkspace& ws, float* info) const {
+void PlanarRunnerTask::ResetInfo(const World& world, TaskWorkspace& ws, InfoRow info) const {
   world.GetQpos(ws.qpos.data());
-  info[0] = ws.qpos[0];
-  if (params_.has_health) info[1] = ws.qpos[1] - init_z_;
+  info.Set(x_position_, ws.qpos[0]);
+  info.Set(z_distance_, ws.qpos[1] - init_z_);
 }
 
 void PlanarRunnerTask::Observe(const World& world, TaskWorkspace& ws, float* obs) const {
-  const int skip = params_.exclude_current_positions_from_observation ? 1 : 0;
+  const int skip = config_.exclude_current_positions_from_observation ? 1 : 0;
   const int written = WritePositionsAndVelocities(world, ws, skip, obs);
-  if (params_.qvel_clip > 0.0f)
+  if (config_.qvel_clip > 0.0f)
     for (int i = written - int(ws.qvel.size()); i < written; ++i)
-      obs[i] = Clip(obs[i], params_.qvel_clip);
+      obs[i] = Clip(obs[i], config_.qvel_clip);
 }
 
-StepOutcome PlanarRunnerTask::Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws,
-                                   float* info) const {
+void PlanarRunnerTask::BeforePhysics(const World& world, TaskWorkspace& ws) const {
   world.GetQpos(ws.qpos.data());
-  const float x_before = ws.qpos[0];
-  for (int i = 0; i < params_.frame_skip; ++i) world.Step(action, ctx);
+  ws.tracked_before = JPH::RVec3(ws.qpos[0], 0.0f, 0.0f);
+}
+
+StepOutcome PlanarRunnerTask::Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const {
   world.GetQpos(ws.qpos.data());
   world.GetQvel(ws.qvel.data());
+  const float x_before = float(ws.tracked_before.GetX());
   const float x_after = ws.qpos[0];
-  const float x_velocity = (x_after - x_before) / dt_;
-  const float forward_reward = params_.forward_reward_weight * x_velocity;
-  const float ctrl_cost = params_.ctrl_cost_weight * SquaredNorm(action, act_dim());
+  const float x_velocity = (x_after - x_before) / dt();
+  const float forward_reward = config_.forward_reward_weight * x_velocity;
+  const float ctrl_cost = config_.ctrl_cost_weight * SquaredNorm(action, act_dim());
   const bool healthy = IsHealthy(ws);
-  const float healthy_reward = params_.has_health && healthy ? params_.healthy_reward : 0.0f;
-  int k = 0;
-  info[k++] = x_after;
-  if (params_.has_health) info[k++] = ws.qpos[1] - init_z_;
-  info[k++] = x_velocity;
-  info[k++] = forward_reward;
-  info[k++] = -ctrl_cost;
-  if (params_.has_health) info[k++] = healthy_reward;
-  const bool terminated = params_.has_health && params_.terminate_when_unhealthy && !healthy;
+  const float healthy_reward = config_.has_health && healthy ? config_.healthy_reward : 0.0f;
+  info.Set(x_position_, x_after);
+  info.Set(z_distance_, ws.qpos[1] - init_z_);
+  info.Set(x_velocity_, x_velocity);
+  info.Set(reward_forward_, forward_reward);
+  info.Set(reward_ctrl_, -ctrl_cost);
+  info.Set(reward_survive_, healthy_reward);
+  const bool terminated = config_.has_health && config_.terminate_when_unhealthy && !healthy;
   return {forward_reward + healthy_reward - ctrl_cost, terminated};
 }
 

@@ -1,11 +1,16 @@
 #include "tasks/reacher.h"
 
+#include "model/body_ref.h"
 #include "tasks/observation_terms.h"
+#include "tasks/task_registry.h"
 
 #include <cmath>
 #include <stdexcept>
 
 namespace joltgym {
+
+JOLTGYM_REGISTER_TASK("Reacher", ReacherTask, ReacherParams);
+
 namespace {
 
 constexpr int kArmJoints = 2;          // the two arm angles lead qpos and qvel
@@ -16,23 +21,19 @@ constexpr float kGoalRadius = 0.2f;
 }  // namespace
 
 ReacherTask::ReacherTask(const CompiledModel& model, const ReacherParams& params)
-    : SizedTask(2 * kArmJoints + (model.nq() - kArmJoints) + kArmJoints + 2, model.nu(), params.frame_skip),
-      params_(params) {
+    : Task(model, params.frame_skip),
+      params_(params),
+      fingertip_(FindMovingMjBody(model.desc(), BodyRef{-1, "fingertip"}, "Reacher's fingertip")),
+      target_(FindMovingMjBody(model.desc(), BodyRef{-1, "target"}, "Reacher's target")) {
   if (model.nq() != model.nv() || model.nq() < kArmJoints + 2)
     throw std::invalid_argument("Reacher needs two arm hinges followed by the target's two slides");
-  const int nbody = model.desc().mj_nbody;
-  if (params.fingertip <= 0 || params.fingertip >= nbody || params.target <= 0 || params.target >= nbody)
-    throw std::invalid_argument("Reacher: fingertip and target must be MuJoCo body ids of the model");
-}
-
-const std::vector<std::string>& ReacherTask::info_keys() const {
-  static const std::vector<std::string> keys = {"reward_dist", "reward_ctrl"};
-  return keys;
-}
-
-const std::vector<std::string>& ReacherTask::reset_info_keys() const {
-  static const std::vector<std::string> keys;
-  return keys;
+  observation_.Add("cos_qpos", kArmJoints);
+  observation_.Add("sin_qpos", kArmJoints);
+  observation_.Add("target_qpos", model.nq() - kArmJoints);
+  observation_.Add("qvel", kArmJoints);
+  observation_.Add("fingertip_minus_target", 2);
+  reward_dist_ = info_.Add("reward_dist");
+  reward_ctrl_ = info_.Add("reward_ctrl");
 }
 
 void ReacherTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
@@ -51,7 +52,7 @@ void ReacherTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace
 }
 
 JPH::Vec3 ReacherTask::FingertipToTarget(const World& world) const {
-  return JPH::Vec3(world.MjBodyCentreOfMass(params_.fingertip) - world.MjBodyCentreOfMass(params_.target));
+  return JPH::Vec3(world.MjBodyCentreOfMass(fingertip_) - world.MjBodyCentreOfMass(target_));
 }
 
 void ReacherTask::Observe(const World& world, TaskWorkspace& ws, float* obs) const {
@@ -67,13 +68,11 @@ void ReacherTask::Observe(const World& world, TaskWorkspace& ws, float* obs) con
   *out++ = delta.GetY();
 }
 
-StepOutcome ReacherTask::Step(World& world, const float* action, StepContext& ctx, TaskWorkspace&,
-                              float* info) const {
-  for (int i = 0; i < params_.frame_skip; ++i) world.Step(action, ctx);
+StepOutcome ReacherTask::Score(World& world, const float* action, TaskWorkspace&, InfoRow info) const {
   const float reward_dist = -FingertipToTarget(world).Length() * params_.reward_dist_weight;
   const float reward_ctrl = -SquaredNorm(action, act_dim()) * params_.reward_control_weight;
-  info[0] = reward_dist;
-  info[1] = reward_ctrl;
+  info.Set(reward_dist_, reward_dist);
+  info.Set(reward_ctrl_, reward_ctrl);
   return {reward_dist + reward_ctrl, false};
 }
 

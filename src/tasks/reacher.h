@@ -8,31 +8,34 @@
 
 namespace joltgym {
 
+// Reacher-v5's keyword arguments and defaults.
 struct ReacherParams {
   float reward_dist_weight = 1.0f;
   float reward_control_weight = 1.0f;
   int frame_skip = 2;
-  int fingertip = -1;  // MuJoCo body ids whose centres of mass are compared
-  int target = -1;
+
+  template <class Visit>
+  void VisitFields(Visit&& visit) {
+    visit("reward_dist_weight", reward_dist_weight);
+    visit("reward_control_weight", reward_control_weight);
+    visit("frame_skip", frame_skip);
+  }
 };
 
-class ReacherTask final : public SizedTask {
+class ReacherTask final : public Task {
  public:
   ReacherTask(const CompiledModel& model, const ReacherParams& params);
 
-  const std::vector<std::string>& info_keys() const override;
-  const std::vector<std::string>& reset_info_keys() const override;
-
   void SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const override;
-  void ResetInfo(const World&, TaskWorkspace&, float*) const override {}
   void Observe(const World& world, TaskWorkspace& ws, float* obs) const override;
-  StepOutcome Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws,
-                   float* info) const override;
 
  private:
+  StepOutcome Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const override;
   JPH::Vec3 FingertipToTarget(const World& world) const;
 
   ReacherParams params_;
+  int fingertip_, target_;  // MuJoCo body ids whose centres of mass are compared
+  InfoSlot reward_dist_, reward_ctrl_;
 };
 
 }  // namespace joltgym

@@ -2,34 +2,44 @@
 // Reward: forward_reward_weight * dx/dt - ctrl_cost_weight * |a|^2; never terminates.
 #pragma once
 
+#include "tasks/observation_terms.h"
 #include "tasks/task.h"
 
 namespace joltgym {
 
+// Swimmer-v5's keyword arguments and defaults.
 struct SwimmerParams {
   float forward_reward_weight = 1.0f;
   float ctrl_cost_weight = 1e-4f;
   float reset_noise_scale = 0.1f;
   bool exclude_current_positions_from_observation = true;
   int frame_skip = 4;
+
+  template <class Visit>
+  void VisitFields(Visit&& visit) {
+    visit("forward_reward_weight", forward_reward_weight);
+    visit("ctrl_cost_weight", ctrl_cost_weight);
+    visit("reset_noise_scale", reset_noise_scale);
+    visit("exclude_current_positions_from_observation", exclude_current_positions_from_observation);
+    visit("frame_skip", frame_skip);
+  }
 };
 
-class SwimmerTask final : public SizedTask {
+class SwimmerTask final : public Task {
  public:
   SwimmerTask(const CompiledModel& model, const SwimmerParams& params);
 
-  const std::vector<std::string>& info_keys() const override;
-  const std::vector<std::string>& reset_info_keys() const override;
-
   void SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const override;
-  void ResetInfo(const World& world, TaskWorkspace& ws, float* info) const override;
+  void ResetInfo(const World& world, TaskWorkspace& ws, InfoRow info) const override;
   void Observe(const World& world, TaskWorkspace& ws, float* obs) const override;
-  StepOutcome Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws,
-                   float* info) const override;
 
  private:
+  void BeforePhysics(const World& world, TaskWorkspace& ws) const override;
+  StepOutcome Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const override;
+
   SwimmerParams params_;
-  float dt_;
+  XYPositionInfo position_info_;
+  InfoSlot x_velocity_, y_velocity_, reward_forward_, reward_ctrl_;
 };
 
 }  // namespace joltgym

@@ -1,13 +1,21 @@
 #include "tasks/task.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 namespace joltgym {
 
-SizedTask::SizedTask(int obs_dim, int act_dim, int frame_skip)
-    : obs_dim_(obs_dim), act_dim_(act_dim), frame_skip_(frame_skip) {
+Task::Task(const CompiledModel& model, int frame_skip)
+    : act_dim_(model.nu()), frame_skip_(frame_skip), dt_(model.timestep() * float(frame_skip)) {
   if (frame_skip < 1) throw std::invalid_argument("frame_skip must be >= 1, got " + std::to_string(frame_skip));
+}
+
+StepOutcome Task::Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws, double* info) const {
+  BeforePhysics(world, ws);
+  std::copy(action, action + act_dim_, ws.ctrl.begin());
+  for (int i = 0; i < frame_skip_; ++i) world.Step(ws.ctrl.data(), ctx);
+  return Score(world, action, ws, InfoRow(info));
 }
 
 }  // namespace joltgym

@@ -1,11 +1,12 @@
-// The interface every task implements once; the single env, the pool and the
-// multi-agent env all drive tasks through it. Tasks hold parameters only (no
-// per-episode state), so one task object serves any number of worlds.
+// The interface every task implements once; the single env and the pool drive
+// tasks through it. Tasks hold parameters only (no per-episode state), so one task
+// object serves any number of worlds.
 #pragma once
 
 #include "physics/step_context.h"
 #include "physics/world.h"
 #include "tasks/rng.h"
+#include "tasks/task_layout.h"
 
 #include <string>
 #include <vector>
@@ -21,45 +22,46 @@ struct StepOutcome {
 struct TaskWorkspace {
   std::vector<float> qpos;
   std::vector<float> qvel;
-  std::vector<float> ctrl;
+  std::vector<float> ctrl;            // the controls of the current step
   std::vector<float> contact_forces;  // cfrc_ext, 6 per MuJoCo body
+  JPH::RVec3 tracked_before;          // the point whose velocity a task rewards, before the step
 };
 
 class Task {
  public:
   virtual ~Task() = default;
 
-  virtual int obs_dim() const = 0;
-  virtual int act_dim() const = 0;
-  virtual int frame_skip() const = 0;
-  // Names of the per-step scalars a task reports (Gymnasium's info keys), in order.
-  virtual const std::vector<std::string>& info_keys() const = 0;
+  int obs_dim() const { return observation_.size(); }
+  int act_dim() const { return act_dim_; }
+  int frame_skip() const { return frame_skip_; }
+  float dt() const { return dt_; }  // model timestep x frame_skip
+  const ObservationLayout& observation_layout() const { return observation_; }
+  const InfoLayout& info_layout() const { return info_; }
 
   // Draws the initial generalized state (noise around qpos0) into ws.qpos / ws.qvel.
   virtual void SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const = 0;
-  // The info keys reported at reset (Gymnasium's _get_reset_info), and their values.
-  virtual const std::vector<std::string>& reset_info_keys() const = 0;
-  virtual void ResetInfo(const World& world, TaskWorkspace& ws, float* info) const = 0;
+  // Writes the info keys declared at_reset for the state reset left.
+  virtual void ResetInfo(const World& /*world*/, TaskWorkspace& /*ws*/, InfoRow /*info*/) const {}
   virtual void Observe(const World& world, TaskWorkspace& ws, float* obs) const = 0;
-  // Applies the action for frame_skip physics steps and scores the transition.
-  virtual StepOutcome Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws,
-                           float* info) const = 0;
-};
 
-// The sizes most tasks only store: observation and action lengths and frame_skip.
-class SizedTask : public Task {
- public:
-  int obs_dim() const final { return obs_dim_; }
-  int act_dim() const final { return act_dim_; }
-  int frame_skip() const final { return frame_skip_; }
+  // One env step: the action drives frame_skip physics steps, then the task scores it.
+  StepOutcome Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws, double* info) const;
 
  protected:
-  SizedTask(int obs_dim, int act_dim, int frame_skip);
+  Task(const CompiledModel& model, int frame_skip);
+
+  // Called before the physics steps, e.g. to record ws.tracked_before.
+  virtual void BeforePhysics(const World& /*world*/, TaskWorkspace& /*ws*/) const {}
+  // Reward, termination and info of the transition that the physics steps just made.
+  virtual StepOutcome Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const = 0;
+
+  ObservationLayout observation_;  // declared by the constructor of each task
+  InfoLayout info_;
 
  private:
-  int obs_dim_;
   int act_dim_;
   int frame_skip_;
+  float dt_;
 };
 
 }  // namespace joltgym

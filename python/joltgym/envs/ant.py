@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from gymnasium.utils import EzPickle
-
-from joltgym.envs.base import JoltEnv
+from joltgym.envs.base import JoltEnv, call_arguments, vector_env_factory
 from joltgym.model import SolverSettings
 
 
-class AntEnv(JoltEnv, EzPickle):
+class AntEnv(JoltEnv):
     """Run forward on four legs. Observation: qpos[2:] (13), qvel (14) and, by default, the
     clipped external contact forces cfrc_ext of the 13 bodies (78) = 105, as Ant-v5."""
 
@@ -31,31 +29,7 @@ class AntEnv(JoltEnv, EzPickle):
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
     ):
-        EzPickle.__init__(
-            self, xml_file, frame_skip, default_camera_config, forward_reward_weight, ctrl_cost_weight,
-            contact_cost_weight, healthy_reward, main_body, terminate_when_unhealthy, healthy_z_range,
-            contact_force_range, reset_noise_scale, exclude_current_positions_from_observation,
-            include_cfrc_ext_in_observation, solver, render_mode,
-        )
-        JoltEnv.__init__(
-            self, "Ant", xml_file, solver, render_mode,
-            frame_skip=frame_skip,
-            forward_reward_weight=forward_reward_weight,
-            ctrl_cost_weight=ctrl_cost_weight,
-            contact_cost_weight=contact_cost_weight,
-            healthy_reward=healthy_reward,
-            main_body=main_body,
-            terminate_when_unhealthy=terminate_when_unhealthy,
-            healthy_z_range=list(healthy_z_range),
-            contact_force_range=list(contact_force_range),
-            reset_noise_scale=reset_noise_scale,
-            exclude_current_positions_from_observation=exclude_current_positions_from_observation,
-            include_cfrc_ext_in_observation=include_cfrc_ext_in_observation,
-        )
-        skip = 2 * int(exclude_current_positions_from_observation)
-        self.observation_structure = {
-            "skipped_qpos": skip,
-            "qpos": self.model.nq - skip,
-            "qvel": self.model.nv,
-            "cfrc_ext": (self.model.mj_model.nbody - 1) * 6 * int(include_cfrc_ext_in_observation),
-        }
+        JoltEnv.__init__(self, "Ant", **call_arguments(locals()))
+
+
+AntVectorEnv = vector_env_factory("Ant")

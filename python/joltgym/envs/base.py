@@ -1,7 +1,10 @@
 """The Gymnasium surface shared by every single-agent joltgym task.
 
-Physics, observation, reward, termination and reset noise live in the native task;
-this class only adapts it to Gymnasium's API (spaces, seeding, info dicts).
+Physics, observation, reward, termination, reset noise, the observation layout and the
+info keys live in the native task; this class only adapts it to Gymnasium's API (spaces,
+seeding, info dicts). Each task's env class gives it Gymnasium v5's signature and passes
+its arguments on by name, so a task's keyword arguments and defaults are declared by its
+native Params struct and by that signature alone (tests keep the two equal).
 """
 
 from __future__ import annotations
@@ -11,14 +14,34 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import EzPickle
 
 from joltgym import _native
 from joltgym.model import JoltModel, SolverSettings, load_model
+from joltgym.tasks import task_spec
 
 _SEED_BOUND = 2**63
 
 
-class JoltEnv(gym.Env):
+def call_arguments(frame_locals: dict[str, Any]) -> dict[str, Any]:
+    """An env constructor's arguments by name, from ``locals()`` at its first line."""
+    return {name: value for name, value in frame_locals.items() if name not in ("self", "__class__")}
+
+
+def vector_env_factory(task_name: str):
+    """The ``vector_entry_point`` of a task: ``JoltVectorEnv(num_envs, task=task_name, **kwargs)``."""
+
+    def make(num_envs: int, **kwargs: Any):
+        from joltgym.vector.jolt_vector_env import JoltVectorEnv
+
+        return JoltVectorEnv(num_envs, task=task_name, **kwargs)
+
+    make.__name__ = make.__qualname__ = f"{task_name}VectorEnv"
+    make.__doc__ = f"``JoltVectorEnv(num_envs, task={task_name!r}, **kwargs)``: {task_name}'s native vector env."
+    return make
+
+
+class JoltEnv(gym.Env, EzPickle):
     """A task from ``joltgym.tasks`` as a Gymnasium env; subclasses give it v5's signature."""
 
     metadata = {"render_modes": []}
@@ -26,13 +49,21 @@ class JoltEnv(gym.Env):
     def __init__(
         self,
         task_name: str,
-        xml_file: str | None,
-        solver: SolverSettings | None,
+        *,
+        xml_file: str | None = None,
+        solver: SolverSettings | None = None,
         render_mode: str | None = None,
+        default_camera_config: dict | None = None,
         **task_kwargs: Any,
     ):
-        from joltgym.tasks import task_spec  # the task table imports the env classes
-
+        EzPickle.__init__(
+            self,
+            xml_file=xml_file,
+            solver=solver,
+            render_mode=render_mode,
+            default_camera_config=default_camera_config,
+            **task_kwargs,
+        )
         if render_mode is not None:
             raise ValueError(f"render_mode {render_mode!r} is not supported yet; use render_mode=None")
         spec = task_spec(task_name)
@@ -41,8 +72,9 @@ class JoltEnv(gym.Env):
         self.task = spec.make_task(self.model, **task_kwargs)
         self._core = _native.TaskCore(self.model.native, self.task)
         self.frame_skip = self.task.frame_skip
-        self.dt = self.model.timestep * self.frame_skip
+        self.dt = self.task.dt
         self.metadata = {"render_modes": [], "render_fps": int(np.round(1.0 / self.dt))}
+        self.observation_structure = self.task.observation_structure
         low, high = self.model.ctrl_range.astype(np.float32).T
         self.action_space = spaces.Box(low=low, high=high, dtype=np.float32)
         self.observation_space = spaces.Box(-np.inf, np.inf, shape=(self.task.obs_dim,), dtype=np.float32)

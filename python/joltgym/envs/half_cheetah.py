@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from gymnasium.utils import EzPickle
-
-from joltgym.envs.base import JoltEnv
+from joltgym.envs.base import JoltEnv, call_arguments, vector_env_factory
 from joltgym.model import SolverSettings
 
 
-class HalfCheetahEnv(JoltEnv, EzPickle):
+class HalfCheetahEnv(JoltEnv):
     """Run forward: reward = forward_reward_weight * dx/dt - ctrl_cost_weight * |a|^2.
 
     Observation (17, float32): qpos[1:] (8) then qvel (9), as HalfCheetah-v5 with
@@ -27,17 +25,7 @@ class HalfCheetahEnv(JoltEnv, EzPickle):
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
     ):
-        EzPickle.__init__(
-            self, xml_file, frame_skip, default_camera_config, forward_reward_weight, ctrl_cost_weight,
-            reset_noise_scale, exclude_current_positions_from_observation, solver, render_mode,
-        )
-        JoltEnv.__init__(
-            self, "HalfCheetah", xml_file, solver, render_mode,
-            frame_skip=frame_skip,
-            forward_reward_weight=forward_reward_weight,
-            ctrl_cost_weight=ctrl_cost_weight,
-            reset_noise_scale=reset_noise_scale,
-            exclude_current_positions_from_observation=exclude_current_positions_from_observation,
-        )
-        skip = int(exclude_current_positions_from_observation)
-        self.observation_structure = {"skipped_qpos": skip, "qpos": self.model.nq - skip, "qvel": self.model.nv}
+        JoltEnv.__init__(self, "HalfCheetah", **call_arguments(locals()))
+
+
+HalfCheetahVectorEnv = vector_env_factory("HalfCheetah")

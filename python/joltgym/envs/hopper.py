@@ -1,41 +1,17 @@
-"""joltgym/Hopper-v0 and joltgym/Walker2d-v0: Gymnasium v5's planar walkers on Jolt Physics."""
+"""joltgym/Hopper-v0 and joltgym/Walker2d-v0: Gymnasium v5's planar walkers on Jolt Physics.
+
+reward = healthy_reward (while healthy) + forward_reward_weight * dx/dt - ctrl_cost_weight * |a|^2;
+the episode ends when the walker is unhealthy. Observation: qpos[1:] then qvel clipped to +-10.
+"""
 
 from __future__ import annotations
 
-from gymnasium.utils import EzPickle
-
-from joltgym.envs.base import JoltEnv
+from joltgym.envs.base import JoltEnv, call_arguments, vector_env_factory
 from joltgym.model import SolverSettings
 
 
-class _PlanarWalkerEnv(JoltEnv):
-    """reward = healthy_reward (while healthy) + forward_reward_weight * dx/dt - ctrl_cost_weight * |a|^2;
-    terminates when unhealthy. Observation: qpos[1:] then qvel clipped to +-10."""
-
-    TASK = ""
-
-    def __init__(self, xml_file, frame_skip, forward_reward_weight, ctrl_cost_weight, healthy_reward,
-                 terminate_when_unhealthy, healthy_z_range, healthy_angle_range, reset_noise_scale,
-                 exclude_current_positions_from_observation, solver, render_mode, **extra):
-        JoltEnv.__init__(
-            self, self.TASK, xml_file, solver, render_mode,
-            frame_skip=frame_skip,
-            forward_reward_weight=forward_reward_weight,
-            ctrl_cost_weight=ctrl_cost_weight,
-            healthy_reward=healthy_reward,
-            terminate_when_unhealthy=terminate_when_unhealthy,
-            healthy_z_range=list(healthy_z_range),
-            healthy_angle_range=list(healthy_angle_range),
-            reset_noise_scale=reset_noise_scale,
-            exclude_current_positions_from_observation=exclude_current_positions_from_observation,
-            **extra,
-        )
-        skip = int(exclude_current_positions_from_observation)
-        self.observation_structure = {"skipped_qpos": skip, "qpos": self.model.nq - skip, "qvel": self.model.nv}
-
-
-class HopperEnv(_PlanarWalkerEnv, EzPickle):
-    TASK = "Hopper"
+class HopperEnv(JoltEnv):
+    """Hop forward on one leg (Hopper-v5): observation 11, action Box(-1, 1, (3,))."""
 
     def __init__(
         self,
@@ -54,21 +30,14 @@ class HopperEnv(_PlanarWalkerEnv, EzPickle):
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
     ):
-        EzPickle.__init__(
-            self, xml_file, frame_skip, default_camera_config, forward_reward_weight, ctrl_cost_weight,
-            healthy_reward, terminate_when_unhealthy, healthy_state_range, healthy_z_range, healthy_angle_range,
-            reset_noise_scale, exclude_current_positions_from_observation, solver, render_mode,
-        )
-        super().__init__(
-            xml_file, frame_skip, forward_reward_weight, ctrl_cost_weight, healthy_reward,
-            terminate_when_unhealthy, healthy_z_range, healthy_angle_range, reset_noise_scale,
-            exclude_current_positions_from_observation, solver, render_mode,
-            healthy_state_range=list(healthy_state_range),
-        )
+        JoltEnv.__init__(self, "Hopper", **call_arguments(locals()))
 
 
-class Walker2dEnv(_PlanarWalkerEnv, EzPickle):
-    TASK = "Walker2d"
+HopperVectorEnv = vector_env_factory("Hopper")
+
+
+class Walker2dEnv(JoltEnv):
+    """Walk forward on two legs (Walker2d-v5, feet friction 1.9): observation 17, action Box(-1, 1, (6,))."""
 
     def __init__(
         self,
@@ -86,13 +55,7 @@ class Walker2dEnv(_PlanarWalkerEnv, EzPickle):
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
     ):
-        EzPickle.__init__(
-            self, xml_file, frame_skip, default_camera_config, forward_reward_weight, ctrl_cost_weight,
-            healthy_reward, terminate_when_unhealthy, healthy_z_range, healthy_angle_range, reset_noise_scale,
-            exclude_current_positions_from_observation, solver, render_mode,
-        )
-        super().__init__(
-            xml_file, frame_skip, forward_reward_weight, ctrl_cost_weight, healthy_reward,
-            terminate_when_unhealthy, healthy_z_range, healthy_angle_range, reset_noise_scale,
-            exclude_current_positions_from_observation, solver, render_mode,
-        )
+        JoltEnv.__init__(self, "Walker2d", **call_arguments(locals()))
+
+
+Walker2dVectorEnv = vector_env_factory("Walker2d")

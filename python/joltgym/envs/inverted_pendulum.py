@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from gymnasium.utils import EzPickle
-
-from joltgym.envs.base import JoltEnv
+from joltgym.envs.base import JoltEnv, call_arguments, vector_env_factory
 from joltgym.model import SolverSettings
 
 
-class InvertedPendulumEnv(JoltEnv, EzPickle):
+class InvertedPendulumEnv(JoltEnv):
     """Reward 1 per step while |pole angle| <= 0.2 rad. Observation (qpos, qvel), action Box(-3, 3, (1,))."""
 
     def __init__(
@@ -20,15 +18,13 @@ class InvertedPendulumEnv(JoltEnv, EzPickle):
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
     ):
-        EzPickle.__init__(self, xml_file, frame_skip, default_camera_config, reset_noise_scale, solver, render_mode)
-        JoltEnv.__init__(
-            self, "InvertedPendulum", xml_file, solver, render_mode,
-            frame_skip=frame_skip, reset_noise_scale=reset_noise_scale,
-        )
-        self.observation_structure = {"qpos": self.model.nq, "qvel": self.model.nv}
+        JoltEnv.__init__(self, "InvertedPendulum", **call_arguments(locals()))
 
 
-class InvertedDoublePendulumEnv(JoltEnv, EzPickle):
+InvertedPendulumVectorEnv = vector_env_factory("InvertedPendulum")
+
+
+class InvertedDoublePendulumEnv(JoltEnv):
     """Keep the tip high: reward = healthy_reward - 0.01 x^2 - (y - 2)^2 - velocity penalty; ends when y <= 1."""
 
     def __init__(
@@ -41,12 +37,7 @@ class InvertedDoublePendulumEnv(JoltEnv, EzPickle):
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
     ):
-        EzPickle.__init__(
-            self, xml_file, frame_skip, default_camera_config, healthy_reward, reset_noise_scale, solver, render_mode
-        )
-        JoltEnv.__init__(
-            self, "InvertedDoublePendulum", xml_file, solver, render_mode,
-            frame_skip=frame_skip, healthy_reward=healthy_reward, reset_noise_scale=reset_noise_scale,
-        )
-        self.observation_structure = {"qpos_cart": 1, "sin_qpos_poles": 2, "cos_qpos_poles": 2, "qvel": 3,
-                                      "qfrc_constraint_cart": 1}
+        JoltEnv.__init__(self, "InvertedDoublePendulum", **call_arguments(locals()))
+
+
+InvertedDoublePendulumVectorEnv = vector_env_factory("InvertedDoublePendulum")

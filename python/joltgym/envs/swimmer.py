@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from gymnasium.utils import EzPickle
-
-from joltgym.envs.base import JoltEnv
+from joltgym.envs.base import JoltEnv, call_arguments, vector_env_factory
 from joltgym.model import SolverSettings
 
 
-class SwimmerEnv(JoltEnv, EzPickle):
+class SwimmerEnv(JoltEnv):
     """Swim forward: reward = forward_reward_weight * dx/dt - ctrl_cost_weight * |a|^2.
     Observation: qpos[2:] (3) then qvel (5)."""
 
@@ -24,17 +22,7 @@ class SwimmerEnv(JoltEnv, EzPickle):
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
     ):
-        EzPickle.__init__(
-            self, xml_file, frame_skip, default_camera_config, forward_reward_weight, ctrl_cost_weight,
-            reset_noise_scale, exclude_current_positions_from_observation, solver, render_mode,
-        )
-        JoltEnv.__init__(
-            self, "Swimmer", xml_file, solver, render_mode,
-            frame_skip=frame_skip,
-            forward_reward_weight=forward_reward_weight,
-            ctrl_cost_weight=ctrl_cost_weight,
-            reset_noise_scale=reset_noise_scale,
-            exclude_current_positions_from_observation=exclude_current_positions_from_observation,
-        )
-        skip = 2 * int(exclude_current_positions_from_observation)
-        self.observation_structure = {"skipped_qpos": skip, "qpos": self.model.nq - skip, "qvel": self.model.nv}
+        JoltEnv.__init__(self, "Swimmer", **call_arguments(locals()))
+
+
+SwimmerVectorEnv = vector_env_factory("Swimmer")

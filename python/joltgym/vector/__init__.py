@@ -1,7 +1,9 @@
-"""Batched native environments: JoltVectorEnv (Gymnasium VectorEnv) over the C++ WorldPool."""
+"""Batched native environments: JoltVectorEnv (Gymnasium VectorEnv) over the C++ WorldPool.
 
-from joltgym.vector import task_vector_envs
+Each task's ``vector_entry_point`` (``HalfCheetahVectorEnv``, ...) sits beside its env class
+in ``joltgym.envs``.
+"""
+
 from joltgym.vector.jolt_vector_env import JoltVectorEnv
 
-globals().update({name: getattr(task_vector_envs, name) for name in task_vector_envs.__all__})
-__all__ = ["JoltVectorEnv", *task_vector_envs.__all__]
+__all__ = ["JoltVectorEnv"]

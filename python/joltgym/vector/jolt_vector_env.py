@@ -107,17 +107,20 @@ class JoltVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
 
-        n, obs_dim, n_info = self.num_envs, self.task.obs_dim, len(self.task.info_keys)
-        self._info_keys = list(self.task.info_keys)
-        self._reset_keys = set(self.task.reset_info_keys)
+        n, obs_dim, n_info = self.num_envs, self.task.obs_dim, self.task.info_size
+        # (key, slice of the info row, at reset): scalars become (n,) arrays, wider keys (n, width)
+        self._info_layout = [
+            (key, offset if width == 1 else slice(offset, offset + width), at_reset)
+            for key, offset, width, at_reset in self.task.info_layout
+        ]
         self._obs = np.zeros((n, obs_dim), np.float32)
         self._rewards = np.zeros(n, np.float32)
         self._terminated = np.zeros(n, bool)
         self._truncated = np.zeros(n, bool)
-        self._infos = np.zeros((n, n_info), np.float32)
+        self._infos = np.zeros((n, n_info), np.float64)
         self._was_reset = np.zeros(n, bool)
         self._final_obs = np.zeros((n, obs_dim), np.float32)
-        self._final_infos = np.zeros((n, n_info), np.float32)
+        self._final_infos = np.zeros((n, n_info), np.float64)
 
     @property
     def num_threads(self) -> int:
@@ -147,12 +150,8 @@ class JoltVectorEnv(VectorEnv):
                 self._pool.reset_into(self._obs, self._infos, seeds, wanted & seeded)
             if (wanted & ~seeded).any():
                 self._pool.reset_into(self._obs, self._infos, None, wanted & ~seeded)
-        reset_envs = np.ones(self.num_envs, bool) if mask is None else mask.copy()
-        infos: dict[str, Any] = {}
-        for column, key in enumerate(self._info_keys):
-            if key in self._reset_keys:
-                infos[key] = self._infos[:, column].astype(np.float64)
-                infos["_" + key] = reset_envs.copy()
+        reset_envs = np.ones(self.num_envs, bool) if mask is None else mask
+        infos = self._info_dict(self._infos, lambda at_reset: reset_envs, reset_keys_only=True)
         return self._observations(), infos
 
     def _seed_array(self, seed) -> tuple[np.ndarray, np.ndarray]:
@@ -193,19 +192,13 @@ class JoltVectorEnv(VectorEnv):
         # An env reset in this call reports its reset info, not the step's (Gymnasium's
         # sync vector env does the same); in SAME_STEP mode the step's info is in final_info.
         everyone, stepped = np.ones(self.num_envs, bool), ~self._was_reset
-        infos: dict[str, Any] = {}
-        for column, key in enumerate(self._info_keys):
-            infos[key] = self._infos[:, column].astype(np.float64)
-            infos["_" + key] = everyone.copy() if key in self._reset_keys else stepped.copy()
+        infos = self._info_dict(self._infos, lambda at_reset: everyone if at_reset else stepped)
         if mode == AutoresetMode.SAME_STEP and self._was_reset.any():
             ended = self._was_reset.copy()
             final_obs = np.empty(self.num_envs, dtype=object)
             for i in np.flatnonzero(ended):
                 final_obs[i] = self._final_obs[i].copy()
-            final_info: dict[str, Any] = {}
-            for column, key in enumerate(self._info_keys):
-                final_info[key] = self._final_infos[:, column].astype(np.float64)
-                final_info["_" + key] = ended.copy()
+            final_info = self._info_dict(self._final_infos, lambda at_reset: ended)
             infos["final_obs"], infos["_final_obs"] = final_obs, ended
             infos["final_info"], infos["_final_info"] = final_info, ended.copy()
         return (
@@ -215,6 +208,17 @@ class JoltVectorEnv(VectorEnv):
             self._truncated.copy(),
             infos,
         )
+
+    def _info_dict(self, rows: np.ndarray, mask_of, reset_keys_only: bool = False) -> dict[str, Any]:
+        """Gymnasium's infos from native info rows: a copied array per key and its ``_key`` mask
+        (``mask_of(at_reset)``: which envs the key is valid for)."""
+        infos: dict[str, Any] = {}
+        for key, columns, at_reset in self._info_layout:
+            if reset_keys_only and not at_reset:
+                continue
+            infos[key] = rows[:, columns].copy()
+            infos["_" + key] = mask_of(at_reset).copy()
+        return infos
 
     def _observations(self) -> np.ndarray:
         return self._obs.copy() if self.copy else self._obs
