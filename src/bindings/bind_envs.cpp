@@ -144,7 +144,7 @@ void BindEnvs(py::module_& m) {
             return obs;
           },
           "The task's observation of the current state (e.g. after set_state).");
-  DefineWorldViews(core, [](TaskCore& s, auto&& f) { return s.WithWorld(f); });
+  DefineWorldViews(core, [](TaskCore& s, auto&& f) { return s.WithRobot(f); });
 }
 
 }  // namespace joltgym::bindings

@@ -16,7 +16,7 @@ class EnvInstance {
 
   const Task& task() const { return *task_; }
   World& world() { return world_; }
-  const World& world() const { return world_; }
+  Robot& robot() { return world_.robot(0); }
 
   // Restores the initial world, draws the task's reset noise from `seed`, and writes
   // the first observation and an info row holding the reset keys (the rest zero).
@@ -24,7 +24,7 @@ class EnvInstance {
   // One environment step; the action must already be finite and of act_dim length.
   StepOutcome Step(const float* action, StepContext& ctx, float* obs, double* info);
   // The task's observation of the current state.
-  void Observe(float* obs) { task_->Observe(world_, ws_, obs); }
+  void Observe(float* obs) { task_->Observe(world_.robot(0), ws_, obs); }
 
  private:
   std::shared_ptr<const Task> task_;

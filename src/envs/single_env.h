@@ -31,11 +31,11 @@ class SingleEnv {
     std::lock_guard<std::mutex> lock(mutex_);
     env_.Observe(obs);
   }
-  // Runs f(World&) under the env's lock: reads and edits of the world never race a step.
+  // Runs f(Robot&) under the env's lock: reads and edits of the robot never race a step.
   template <class F>
-  decltype(auto) WithWorld(F&& f) {
+  decltype(auto) WithRobot(F&& f) {
     std::lock_guard<std::mutex> lock(mutex_);
-    return f(env_.world());
+    return f(env_.robot());
   }
 
  private:

@@ -17,6 +17,9 @@ class ModelCollisionFilter final : public JPH::GroupFilter {
   explicit ModelCollisionFilter(int num_entries);
 
   void Allow(int a, int b, bool allowed);
+  bool Allowed(int a, int b) const {
+    return a < num_entries_ && b < num_entries_ && allowed_[size_t(a) * size_t(num_entries_) + size_t(b)] != 0;
+  }
   bool CanCollide(const JPH::CollisionGroup& g1, const JPH::CollisionGroup& g2) const override;
 
  private:

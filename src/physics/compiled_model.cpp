@@ -68,10 +68,6 @@ ContactProps BodyContactProps(const BodyDesc& body) {
   return props;
 }
 
-bool BitmasksMeet(const ContactProps& a, const ContactProps& b) {
-  return (a.contype & b.conaffinity) != 0 || (b.contype & a.conaffinity) != 0;
-}
-
 }  // namespace
 
 CompiledModel::CompiledModel(const ModelDesc& desc) : desc_(desc) {
@@ -311,10 +307,12 @@ void CompiledModel::CompileCollisionTable() {
     entries.push_back({g.contype, g.conaffinity, g.friction, g.condim});
   }
 
+  for (const ContactProps& e : entries) collision_bits_.push_back({e.contype, e.conaffinity});
+  excluded_from_world_.assign(entries.size(), 0);
   auto filter = new ModelCollisionFilter(int(entries.size()));
   for (int a = 0; a < int(entries.size()); ++a)
     for (int b = a + 1; b < int(entries.size()); ++b)
-      filter->Allow(a, b, !(a >= first_static && b >= first_static) && BitmasksMeet(entries[a], entries[b]));
+      filter->Allow(a, b, !(a >= first_static && b >= first_static) && BitmasksMeet(collision_bits_[a], collision_bits_[b]));
   // MuJoCo never lets a body touch its parent unless the parent is the world.
   for (const CompiledBody& b : bodies_)
     if (b.parent >= 0) filter->Allow(b.collision_entry, bodies_[b.parent].collision_entry, false);
@@ -335,6 +333,8 @@ void CompiledModel::CompileCollisionTable() {
     };
     for (int a : entries_of(pair[0]))
       for (int b : entries_of(pair[1])) filter->Allow(a, b, false);
+    for (int side = 0; side < 2; ++side)
+      if (pair[side] >= 0 && pair[1 - side] < 0) excluded_from_world_[size_t(bodies_[pair[side]].collision_entry)] = 1;
   }
   collision_filter_ = filter;
 }

@@ -3,12 +3,12 @@
 #pragma once
 
 #include "model/model_desc.h"
+#include "physics/collision_filter.h"
 
 #include <Jolt/Jolt.h>
 #include <Jolt/Physics/Body/MassProperties.h>
 #include <Jolt/Physics/Body/AllowedDOFs.h>
 #include <Jolt/Physics/Collision/Shape/Shape.h>
-#include <Jolt/Physics/Collision/GroupFilter.h>
 
 #include <memory>
 #include <stdexcept>
@@ -32,6 +32,18 @@ enum class Attachment {
   Ball,        // one ball: PointConstraint
   Gimbal,      // two or three hinges about one anchor: GimbalConstraint (gimbal.h)
 };
+
+// A geom's MuJoCo contact bitmasks; two geoms may touch when either's contype meets the
+// other's conaffinity.
+struct CollisionBits {
+  int contype = 0;
+  int conaffinity = 0;
+};
+inline bool BitmasksMeet(const CollisionBits& a, const CollisionBits& b) {
+  return (a.contype & b.conaffinity) != 0 || (b.contype & a.conaffinity) != 0;
+}
+// Whether the geom takes part in contacts at all (MuJoCo: contype or conaffinity non-zero).
+inline bool Collides(const CollisionBits& bits) { return bits.contype != 0 || bits.conaffinity != 0; }
 
 struct CompiledBody {
   std::string name;
@@ -107,7 +119,15 @@ class CompiledModel {
   const std::vector<CompiledJoint>& joints() const { return joints_; }
   const std::vector<CompiledActuator>& actuators() const { return actuators_; }
   const std::vector<CompiledStaticGeom>& static_geoms() const { return static_geoms_; }
-  const JPH::GroupFilter* collision_filter() const { return collision_filter_.GetPtr(); }
+  // The collision table over entries (each body's, then each static geom's): MuJoCo's
+  // bitmasks, parent-child exclusion and <exclude> pairs.
+  bool EntriesCollide(int a, int b) const { return collision_filter_->Allowed(a, b); }
+  CollisionBits collision_bits(int entry) const { return collision_bits_[size_t(entry)]; }
+  // Whether a body's entry may touch a static geom of another scene (bitmasks, and no
+  // <exclude> of the body with the world).
+  bool CollidesWithWorldGeom(int entry, const CollisionBits& geom) const {
+    return !excluded_from_world_[size_t(entry)] && BitmasksMeet(collision_bits_[size_t(entry)], geom);
+  }
   int nq() const { return desc_.nq; }
   int nv() const { return desc_.nv; }
   int nu() const { return int(actuators_.size()); }
@@ -130,7 +150,9 @@ class CompiledModel {
   std::vector<CompiledJoint> joints_;
   std::vector<CompiledActuator> actuators_;
   std::vector<CompiledStaticGeom> static_geoms_;
-  JPH::Ref<JPH::GroupFilter> collision_filter_;
+  JPH::Ref<ModelCollisionFilter> collision_filter_;
+  std::vector<CollisionBits> collision_bits_;        // per collision entry
+  std::vector<unsigned char> excluded_from_world_;   // per collision entry
   std::vector<float> qpos0_;
   int max_contacts_ = 64;
 };

@@ -18,6 +18,8 @@ namespace joltgym {
 
 struct ContactForce {
   JPH::BodyID body;     // the body the force acts on
+  int robot = -1;       // its robot in the world and its index there (World fills these; -1: the scene)
+  int robot_body = -1;
   JPH::uint64 geom_tag; // user data of the touching leaf shape: 1 + the MuJoCo body owning the geom, 0 if none
   JPH::RVec3 point;     // world position of the contact point on that body
   JPH::Vec3 force;      // world-frame force on that body (impulse / dt)

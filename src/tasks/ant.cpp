@@ -28,34 +28,34 @@ AntTask::AntTask(const CompiledModel& model, const AntParams& params)
   reward_survive_ = info_.Add("reward_survive");
 }
 
-void AntTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
-  SampleNoisyState(world, rng, params_.reset_noise_scale, /*uniform_velocity=*/false, ws);
+void AntTask::SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const {
+  SampleNoisyState(robot, rng, params_.reset_noise_scale, /*uniform_velocity=*/false, ws);
   std::fill(ws.contact_forces.begin(), ws.contact_forces.end(), 0.0f);  // no contacts solved yet
 }
 
-void AntTask::ResetInfo(const World& world, TaskWorkspace& ws, InfoRow info) const {
-  world.GetQpos(ws.qpos.data());
+void AntTask::ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const {
+  robot.GetQpos(ws.qpos.data());
   position_info_.Write(ws, info);
 }
 
-void AntTask::Observe(const World& world, TaskWorkspace& ws, float* obs) const {
+void AntTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const {
   const int skip = params_.exclude_current_positions_from_observation ? 2 : 0;
-  float* out = obs + WritePositionsAndVelocities(world, ws, skip, obs);
+  float* out = obs + WritePositionsAndVelocities(robot, ws, skip, obs);
   if (!params_.include_cfrc_ext_in_observation) return;
   const auto [lo, hi] = params_.contact_force_range;
   for (size_t i = 6; i < ws.contact_forces.size(); ++i) *out++ = std::clamp(ws.contact_forces[i], lo, hi);
 }
 
-void AntTask::BeforePhysics(const World& world, TaskWorkspace& ws) const {
-  ws.tracked_before = world.MjBodyPosition(main_body_);
+void AntTask::BeforePhysics(const Robot& robot, TaskWorkspace& ws) const {
+  ws.tracked_before = robot.MjBodyPosition(main_body_);
 }
 
-StepOutcome AntTask::Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const {
+StepOutcome AntTask::Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const {
   const JPH::RVec3 before = ws.tracked_before;
-  const JPH::RVec3 after = world.MjBodyPosition(main_body_);
-  ExternalContactForces(world, ws.contact_forces.data());
-  world.GetQpos(ws.qpos.data());
-  world.GetQvel(ws.qvel.data());
+  const JPH::RVec3 after = robot.MjBodyPosition(main_body_);
+  ExternalContactForces(robot, ws.contact_forces.data());
+  robot.GetQpos(ws.qpos.data());
+  robot.GetQvel(ws.qvel.data());
 
   const float x_velocity = float(after.GetX() - before.GetX()) / dt();
   const float y_velocity = float(after.GetY() - before.GetY()) / dt();

@@ -45,13 +45,13 @@ class AntTask final : public Task {
  public:
   AntTask(const CompiledModel& model, const AntParams& params);
 
-  void SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const override;
-  void ResetInfo(const World& world, TaskWorkspace& ws, InfoRow info) const override;
-  void Observe(const World& world, TaskWorkspace& ws, float* obs) const override;
+  void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override;
+  void ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const override;
+  void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override;
 
  private:
-  void BeforePhysics(const World& world, TaskWorkspace& ws) const override;
-  StepOutcome Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const override;
+  void BeforePhysics(const Robot& robot, TaskWorkspace& ws) const override;
+  StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const override;
 
   AntParams params_;
   int main_body_;  // MuJoCo body id

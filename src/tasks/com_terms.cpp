@@ -6,24 +6,26 @@
 
 namespace joltgym {
 
-JPH::RVec3 RobotCentreOfMass(const World& world) {
-  const ModelDesc& desc = world.model().desc();
+JPH::RVec3 RobotCentreOfMass(const Robot& robot) {
+  const ModelDesc& desc = robot.model().desc();
   JPH::RVec3 weighted = JPH::RVec3::sZero();
   float mass = 0.0f;
-  for (int b = 0; b < world.num_bodies(); ++b) {
+  for (int b = 0; b < robot.num_bodies(); ++b) {
     const float m = desc.bodies[size_t(b)].mass;
-    weighted += m * world.body(b).GetCenterOfMassPosition();
+    weighted += m * robot.BodyCentreOfMass(b);
     mass += m;
   }
   return weighted / mass;
 }
 
-void ComInertia(const World& world, JPH::RVec3Arg centre, float* out) {
-  const auto& frames = world.model().desc().mj_body_frames;
+void ComInertia(const Robot& robot, JPH::RVec3Arg centre, float* out) {
+  const auto& frames = robot.model().desc().mj_body_frames;
   for (size_t i = 1; i < frames.size(); ++i, out += 10) {
     const BodyFrameDesc& f = frames[i];
-    const JPH::RMat44 body = f.body >= 0 ? world.body(f.body).GetWorldTransform() : JPH::RMat44::sIdentity();
-    const JPH::Vec3 d(body * JPH::Vec3(f.ipos[0], f.ipos[1], f.ipos[2]) - centre);
+    const JPH::RMat44 body = f.body >= 0 ? robot.body(f.body).GetWorldTransform() : JPH::RMat44::sIdentity();
+    const JPH::Vec3 ipos(f.ipos[0], f.ipos[1], f.ipos[2]);
+    const JPH::RVec3 com = f.body >= 0 ? body * ipos - robot.origin() : JPH::RVec3(ipos);
+    const JPH::Vec3 d(com - centre);
     const JPH::Quat iquat(f.iquat[1], f.iquat[2], f.iquat[3], f.iquat[0]);
     const JPH::Mat44 r = JPH::Mat44::sRotation(body.GetQuaternion() * iquat);
     const JPH::Mat44 inertia =
@@ -43,16 +45,16 @@ void ComInertia(const World& world, JPH::RVec3Arg centre, float* out) {
   }
 }
 
-void ComVelocity(const World& world, JPH::RVec3Arg centre, float* out) {
-  const auto& frames = world.model().desc().mj_body_frames;
+void ComVelocity(const Robot& robot, JPH::RVec3Arg centre, float* out) {
+  const auto& frames = robot.model().desc().mj_body_frames;
   for (size_t i = 1; i < frames.size(); ++i, out += 6) {
     if (frames[i].body < 0) {  // welded to the world
       std::fill(out, out + 6, 0.0f);
       continue;
     }
-    const JPH::Body& body = world.body(frames[i].body);
+    const JPH::Body& body = robot.body(frames[i].body);
     const JPH::Vec3 w = body.GetAngularVelocity();
-    const JPH::Vec3 v = body.GetLinearVelocity() + w.Cross(JPH::Vec3(centre - body.GetCenterOfMassPosition()));
+    const JPH::Vec3 v = body.GetLinearVelocity() + w.Cross(JPH::Vec3(centre - robot.BodyCentreOfMass(frames[i].body)));
     w.StoreFloat3(reinterpret_cast<JPH::Float3*>(out));
     v.StoreFloat3(reinterpret_cast<JPH::Float3*>(out + 3));
   }

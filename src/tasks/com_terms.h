@@ -4,19 +4,20 @@
 // centre of mass.
 #pragma once
 
-#include "physics/world.h"
+#include "physics/robot.h"
 
 namespace joltgym {
 
-// Centre of mass of all simulated bodies (MuJoCo's subtree_com of the root).
-JPH::RVec3 RobotCentreOfMass(const World& world);
+// Centre of mass of all simulated bodies (MuJoCo's subtree_com of the root), relative to
+// the robot's origin; the other terms take `centre` in that frame too.
+JPH::RVec3 RobotCentreOfMass(const Robot& robot);
 
 // cinert of MuJoCo bodies 1..nbody-1, 10 floats each: the body's inertia about
 // `centre` in world axes (xx, yy, zz, xy, xz, yz), then mass * (com - centre), then mass.
-void ComInertia(const World& world, JPH::RVec3Arg centre, float* out);
+void ComInertia(const Robot& robot, JPH::RVec3Arg centre, float* out);
 
 // cvel of MuJoCo bodies 1..nbody-1, 6 floats each: angular velocity, then the linear
 // velocity of the body's motion extended to the point `centre`.
-void ComVelocity(const World& world, JPH::RVec3Arg centre, float* out);
+void ComVelocity(const Robot& robot, JPH::RVec3Arg centre, float* out);
 
 }  // namespace joltgym

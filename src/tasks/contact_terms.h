@@ -1,7 +1,7 @@
 // MuJoCo's cfrc_ext from the last physics update's contacts.
 #pragma once
 
-#include "physics/world.h"
+#include "physics/robot.h"
 #include "tasks/com_terms.h"
 
 #include <algorithm>
@@ -12,15 +12,15 @@ namespace joltgym {
 // contacts exert on it, (torque, force) in world axes, the torque taken about the
 // robot's centre of mass (MuJoCo's c-frame: the subtree COM of the tree's root).
 // Contacts on welded geoms go to the MuJoCo body that owns the geom.
-inline void ExternalContactForces(World& world, float* out) {
-  const ModelDesc& desc = world.model().desc();
+inline void ExternalContactForces(const Robot& robot, float* out) {
+  const ModelDesc& desc = robot.model().desc();
   std::fill(out, out + size_t(desc.mj_nbody) * 6, 0.0f);
-  const JPH::RVec3 centre = RobotCentreOfMass(world);
-  for (const ContactForce& c : world.ReadContactForces()) {
-    if (world.BodyIndex(c.body) < 0 || c.geom_tag == 0) continue;
+  const JPH::RVec3 centre = RobotCentreOfMass(robot);
+  for (const ContactForce& c : robot.ReadContactForces()) {
+    if (c.robot != robot.index() || c.geom_tag == 0) continue;
     const int mj_body = int(c.geom_tag) - 1;
     if (mj_body <= 0 || mj_body >= desc.mj_nbody) continue;
-    const JPH::Vec3 torque = JPH::Vec3(c.point - centre).Cross(c.force);
+    const JPH::Vec3 torque = JPH::Vec3(c.point - robot.origin() - centre).Cross(c.force);
     float* row = out + size_t(mj_body) * 6;
     for (int k = 0; k < 3; ++k) {
       row[k] += torque[k];

@@ -20,23 +20,23 @@ HumanoidTask::HumanoidTask(const CompiledModel& model, const HumanoidParams& par
   reward_contact_ = info_.Add("reward_contact");
 }
 
-void HumanoidTask::ResetInfo(const World& world, TaskWorkspace& ws, InfoRow info) const {
-  world.GetQpos(ws.qpos.data());
-  world.GetQvel(ws.qvel.data());
+void HumanoidTask::ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const {
+  robot.GetQpos(ws.qpos.data());
+  robot.GetQvel(ws.qvel.data());
   position_info_.Write(ws, info);
-  WriteTendons(world, ws, info);
+  WriteTendons(robot, ws, info);
 }
 
-void HumanoidTask::BeforePhysics(const World& world, TaskWorkspace& ws) const {
-  ws.tracked_before = RobotCentreOfMass(world);
+void HumanoidTask::BeforePhysics(const Robot& robot, TaskWorkspace& ws) const {
+  ws.tracked_before = RobotCentreOfMass(robot);
 }
 
-StepOutcome HumanoidTask::Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const {
+StepOutcome HumanoidTask::Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const {
   const JPH::RVec3 before = ws.tracked_before;
-  const JPH::RVec3 after = RobotCentreOfMass(world);
-  ExternalContactForces(world, ws.contact_forces.data());
-  world.GetQpos(ws.qpos.data());
-  world.GetQvel(ws.qvel.data());
+  const JPH::RVec3 after = RobotCentreOfMass(robot);
+  ExternalContactForces(robot, ws.contact_forces.data());
+  robot.GetQpos(ws.qpos.data());
+  robot.GetQvel(ws.qvel.data());
 
   const float x_velocity = float(after.GetX() - before.GetX()) / dt();
   const float y_velocity = float(after.GetY() - before.GetY()) / dt();
@@ -49,7 +49,7 @@ StepOutcome HumanoidTask::Score(World& world, const float* action, TaskWorkspace
                                         params_.contact_cost_range[0], params_.contact_cost_range[1]);
 
   position_info_.Write(ws, info);
-  WriteTendons(world, ws, info);
+  WriteTendons(robot, ws, info);
   info.Set(x_velocity_, x_velocity);
   info.Set(y_velocity_, y_velocity);
   info.Set(reward_survive_, healthy_reward);

@@ -39,11 +39,11 @@ class HumanoidTask final : public HumanoidBodyTask {
  public:
   HumanoidTask(const CompiledModel& model, const HumanoidParams& params);
 
-  void ResetInfo(const World& world, TaskWorkspace& ws, InfoRow info) const override;
+  void ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const override;
 
  private:
-  void BeforePhysics(const World& world, TaskWorkspace& ws) const override;
-  StepOutcome Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const override;
+  void BeforePhysics(const Robot& robot, TaskWorkspace& ws) const override;
+  StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const override;
 
   HumanoidParams params_;
   XYPositionInfo position_info_;

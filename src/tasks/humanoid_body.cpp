@@ -30,27 +30,27 @@ HumanoidBodyTask::HumanoidBodyTask(const CompiledModel& model, const HumanoidObs
   tendon_velocity_ = info_.Add("tendon_velocity", /*at_reset=*/true, tendons);
 }
 
-void HumanoidBodyTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
-  SampleNoisyState(world, rng, params_.reset_noise_scale, /*uniform_velocity=*/true, ws);
+void HumanoidBodyTask::SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const {
+  SampleNoisyState(robot, rng, params_.reset_noise_scale, /*uniform_velocity=*/true, ws);
   std::fill(ws.contact_forces.begin(), ws.contact_forces.end(), 0.0f);  // no contacts solved yet
 }
 
-void HumanoidBodyTask::Observe(const World& world, TaskWorkspace& ws, float* obs) const {
+void HumanoidBodyTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const {
   const int skip = params_.exclude_current_positions_from_observation ? 2 : 0;
-  float* out = obs + WritePositionsAndVelocities(world, ws, skip, obs);
-  const int moving_bodies = world.model().desc().mj_nbody - 1;
+  float* out = obs + WritePositionsAndVelocities(robot, ws, skip, obs);
+  const int moving_bodies = robot.model().desc().mj_nbody - 1;
   const bool com_terms = params_.include_cinert_in_observation || params_.include_cvel_in_observation;
-  const JPH::RVec3 centre = com_terms ? RobotCentreOfMass(world) : JPH::RVec3::sZero();
+  const JPH::RVec3 centre = com_terms ? RobotCentreOfMass(robot) : JPH::RVec3::sZero();
   if (params_.include_cinert_in_observation) {
-    ComInertia(world, centre, out);
+    ComInertia(robot, centre, out);
     out += 10 * moving_bodies;
   }
   if (params_.include_cvel_in_observation) {
-    ComVelocity(world, centre, out);
+    ComVelocity(robot, centre, out);
     out += 6 * moving_bodies;
   }
   if (params_.include_qfrc_actuator_in_observation) {
-    const auto& qfrc = world.actuator_joint_forces();
+    const auto& qfrc = robot.actuator_joint_forces();
     out = std::copy(qfrc.begin() + kFreeJointDofs, qfrc.end(), out);
   }
   if (params_.include_cfrc_ext_in_observation) std::copy(ws.contact_forces.begin() + 6, ws.contact_forces.end(), out);
@@ -60,9 +60,9 @@ float HumanoidBodyTask::ContactForceSquaredNorm(const TaskWorkspace& ws) {
   return SquaredNorm(ws.contact_forces.data(), int(ws.contact_forces.size()));
 }
 
-void HumanoidBodyTask::WriteTendons(const World& world, const TaskWorkspace& ws, InfoRow info) const {
-  const auto& tendons = world.model().desc().tendons;
-  const auto& joints = world.model().joints();
+void HumanoidBodyTask::WriteTendons(const Robot& robot, const TaskWorkspace& ws, InfoRow info) const {
+  const auto& tendons = robot.model().desc().tendons;
+  const auto& joints = robot.model().joints();
   double* length = info.Values(tendon_length_);
   double* velocity = info.Values(tendon_velocity_);
   for (size_t t = 0; t < tendons.size(); ++t) {

@@ -31,8 +31,8 @@ struct HumanoidObservationParams {
 
 class HumanoidBodyTask : public Task {
  public:
-  void SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const override;
-  void Observe(const World& world, TaskWorkspace& ws, float* obs) const override;
+  void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override;
+  void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override;
 
  protected:
   HumanoidBodyTask(const CompiledModel& model, const HumanoidObservationParams& params);
@@ -40,7 +40,7 @@ class HumanoidBodyTask : public Task {
   // Squared norm of cfrc_ext (every body), the contact/impact cost's base.
   static float ContactForceSquaredNorm(const TaskWorkspace& ws);
   // v5's tendon_length and tendon_velocity (the model's fixed tendons) from ws.qpos and ws.qvel.
-  void WriteTendons(const World& world, const TaskWorkspace& ws, InfoRow info) const;
+  void WriteTendons(const Robot& robot, const TaskWorkspace& ws, InfoRow info) const;
 
  private:
   HumanoidObservationParams params_;

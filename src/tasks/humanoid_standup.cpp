@@ -29,17 +29,17 @@ void HumanoidStandupTask::WritePositionInfo(const TaskWorkspace& ws, InfoRow inf
   info.Set(z_distance_, ws.qpos[2] - initial_z_);
 }
 
-void HumanoidStandupTask::ResetInfo(const World& world, TaskWorkspace& ws, InfoRow info) const {
-  world.GetQpos(ws.qpos.data());
-  world.GetQvel(ws.qvel.data());
+void HumanoidStandupTask::ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const {
+  robot.GetQpos(ws.qpos.data());
+  robot.GetQvel(ws.qvel.data());
   WritePositionInfo(ws, info);
-  WriteTendons(world, ws, info);
+  WriteTendons(robot, ws, info);
 }
 
-StepOutcome HumanoidStandupTask::Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const {
-  ExternalContactForces(world, ws.contact_forces.data());
-  world.GetQpos(ws.qpos.data());
-  world.GetQvel(ws.qvel.data());
+StepOutcome HumanoidStandupTask::Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const {
+  ExternalContactForces(robot, ws.contact_forces.data());
+  robot.GetQpos(ws.qpos.data());
+  robot.GetQvel(ws.qvel.data());
 
   // v5 divides by the model timestep, not by the env step dt.
   const float uph = params_.uph_cost_weight * ws.qpos[2] / timestep_;
@@ -47,7 +47,7 @@ StepOutcome HumanoidStandupTask::Score(World& world, const float* action, TaskWo
   const float impact_cost = std::clamp(params_.impact_cost_weight * ContactForceSquaredNorm(ws),
                                        params_.impact_cost_range[0], params_.impact_cost_range[1]);
   WritePositionInfo(ws, info);
-  WriteTendons(world, ws, info);
+  WriteTendons(robot, ws, info);
   info.Set(reward_linup_, uph);
   info.Set(reward_quadctrl_, -ctrl_cost);
   info.Set(reward_impact_, -impact_cost);

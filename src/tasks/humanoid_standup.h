@@ -34,10 +34,10 @@ class HumanoidStandupTask final : public HumanoidBodyTask {
  public:
   HumanoidStandupTask(const CompiledModel& model, const HumanoidStandupParams& params);
 
-  void ResetInfo(const World& world, TaskWorkspace& ws, InfoRow info) const override;
+  void ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const override;
 
  private:
-  StepOutcome Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const override;
+  StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const override;
   // x, y and the root's height above its initial height, reported at reset too.
   void WritePositionInfo(const TaskWorkspace& ws, InfoRow info) const;
 

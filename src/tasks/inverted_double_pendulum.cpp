@@ -29,24 +29,24 @@ InvertedDoublePendulumTask::InvertedDoublePendulumTask(const CompiledModel& mode
   velocity_penalty_ = info_.Add("velocity_penalty");
 }
 
-void InvertedDoublePendulumTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
-  SampleNoisyState(world, rng, params_.reset_noise_scale, /*uniform_velocity=*/false, ws);
+void InvertedDoublePendulumTask::SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const {
+  SampleNoisyState(robot, rng, params_.reset_noise_scale, /*uniform_velocity=*/false, ws);
 }
 
-void InvertedDoublePendulumTask::Observe(const World& world, TaskWorkspace& ws, float* obs) const {
-  world.GetQpos(ws.qpos.data());
-  world.GetQvel(ws.qvel.data());
+void InvertedDoublePendulumTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const {
+  robot.GetQpos(ws.qpos.data());
+  robot.GetQvel(ws.qvel.data());
   const size_t nq = ws.qpos.size();
   *obs++ = ws.qpos[0];
   for (size_t i = 1; i < nq; ++i) *obs++ = std::sin(ws.qpos[i]);
   for (size_t i = 1; i < nq; ++i) *obs++ = std::cos(ws.qpos[i]);
   for (float v : ws.qvel) *obs++ = Clip(v, kObsClip);
-  *obs = Clip(world.JointLimitForce(0), kObsClip);
+  *obs = Clip(robot.JointLimitForce(0), kObsClip);
 }
 
-StepOutcome InvertedDoublePendulumTask::Score(World& world, const float*, TaskWorkspace& ws, InfoRow info) const {
-  world.GetQvel(ws.qvel.data());
-  const JPH::RVec3 tip = world.SitePosition(0);
+StepOutcome InvertedDoublePendulumTask::Score(Robot& robot, const float*, TaskWorkspace& ws, InfoRow info) const {
+  robot.GetQvel(ws.qvel.data());
+  const JPH::RVec3 tip = robot.SitePosition(0);
   const float x = float(tip.GetX()), y = float(tip.GetZ());
   const bool terminated = y <= 1.0f;
   const float dist_penalty = 0.01f * x * x + (y - 2.0f) * (y - 2.0f);

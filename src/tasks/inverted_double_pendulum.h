@@ -26,11 +26,11 @@ class InvertedDoublePendulumTask final : public Task {
  public:
   InvertedDoublePendulumTask(const CompiledModel& model, const InvertedDoublePendulumParams& params);
 
-  void SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const override;
-  void Observe(const World& world, TaskWorkspace& ws, float* obs) const override;
+  void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override;
+  void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override;
 
  private:
-  StepOutcome Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const override;
+  StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const override;
 
   InvertedDoublePendulumParams params_;
   InfoSlot reward_survive_, distance_penalty_, velocity_penalty_;

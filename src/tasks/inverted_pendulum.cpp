@@ -18,17 +18,17 @@ InvertedPendulumTask::InvertedPendulumTask(const CompiledModel& model, const Inv
   reward_survive_ = info_.Add("reward_survive");
 }
 
-void InvertedPendulumTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
-  SampleNoisyState(world, rng, params_.reset_noise_scale, /*uniform_velocity=*/true, ws);
+void InvertedPendulumTask::SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const {
+  SampleNoisyState(robot, rng, params_.reset_noise_scale, /*uniform_velocity=*/true, ws);
 }
 
-void InvertedPendulumTask::Observe(const World& world, TaskWorkspace& ws, float* obs) const {
-  WritePositionsAndVelocities(world, ws, 0, obs);
+void InvertedPendulumTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const {
+  WritePositionsAndVelocities(robot, ws, 0, obs);
 }
 
-StepOutcome InvertedPendulumTask::Score(World& world, const float*, TaskWorkspace& ws, InfoRow info) const {
-  world.GetQpos(ws.qpos.data());
-  world.GetQvel(ws.qvel.data());
+StepOutcome InvertedPendulumTask::Score(Robot& robot, const float*, TaskWorkspace& ws, InfoRow info) const {
+  robot.GetQpos(ws.qpos.data());
+  robot.GetQvel(ws.qvel.data());
   bool finite = true;
   for (float v : ws.qpos) finite = finite && std::isfinite(v);
   for (float v : ws.qvel) finite = finite && std::isfinite(v);

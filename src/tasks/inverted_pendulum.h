@@ -22,11 +22,11 @@ class InvertedPendulumTask final : public Task {
  public:
   InvertedPendulumTask(const CompiledModel& model, const InvertedPendulumParams& params);
 
-  void SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const override;
-  void Observe(const World& world, TaskWorkspace& ws, float* obs) const override;
+  void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override;
+  void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override;
 
  private:
-  StepOutcome Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const override;
+  StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const override;
 
   InvertedPendulumParams params_;
   InfoSlot reward_survive_;

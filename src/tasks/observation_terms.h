@@ -19,9 +19,9 @@ inline void AddPositionsAndVelocities(const CompiledModel& model, int skip, Obse
 
 // qpos without its first `skip` entries, then qvel: Gymnasium's
 // exclude_current_positions_from_observation layout. Returns floats written.
-inline int WritePositionsAndVelocities(const World& world, TaskWorkspace& ws, int skip, float* obs) {
-  world.GetQpos(ws.qpos.data());
-  world.GetQvel(ws.qvel.data());
+inline int WritePositionsAndVelocities(const Robot& robot, TaskWorkspace& ws, int skip, float* obs) {
+  robot.GetQpos(ws.qpos.data());
+  robot.GetQvel(ws.qvel.data());
   float* out = std::copy(ws.qpos.begin() + skip, ws.qpos.end(), obs);
   out = std::copy(ws.qvel.begin(), ws.qvel.end(), out);
   return int(out - obs);
@@ -35,8 +35,8 @@ inline float SquaredNorm(const float* v, int n) {
 
 // Gymnasium v5's reset_model: qpos0 + U(-scale, scale), and zero velocity plus
 // scale * N(0, 1) (HalfCheetah, InvertedDoublePendulum) or U(-scale, scale) (the rest).
-inline void SampleNoisyState(const World& world, Rng& rng, float scale, bool uniform_velocity, TaskWorkspace& ws) {
-  const auto& qpos0 = world.model().qpos0();
+inline void SampleNoisyState(const Robot& robot, Rng& rng, float scale, bool uniform_velocity, TaskWorkspace& ws) {
+  const auto& qpos0 = robot.model().qpos0();
   for (size_t i = 0; i < ws.qpos.size(); ++i) ws.qpos[i] = qpos0[i] + rng.Uniform(-scale, scale);
   for (float& v : ws.qvel) v = uniform_velocity ? rng.Uniform(-scale, scale) : scale * rng.Normal();
 }

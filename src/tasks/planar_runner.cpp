@@ -76,32 +76,32 @@ bool PlanarRunnerTask::IsHealthy(const TaskWorkspace& ws) const {
   return true;
 }
 
-void PlanarRunnerTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
-  SampleNoisyState(world, rng, config_.reset_noise_scale, config_.uniform_velocity_noise, ws);
+void PlanarRunnerTask::SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const {
+  SampleNoisyState(robot, rng, config_.reset_noise_scale, config_.uniform_velocity_noise, ws);
 }
 
-void PlanarRunnerTask::ResetInfo(const World& world, TaskWorkspace& ws, InfoRow info) const {
-  world.GetQpos(ws.qpos.data());
+void PlanarRunnerTask::ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const {
+  robot.GetQpos(ws.qpos.data());
   info.Set(x_position_, ws.qpos[0]);
   info.Set(z_distance_, ws.qpos[1] - init_z_);
 }
 
-void PlanarRunnerTask::Observe(const World& world, TaskWorkspace& ws, float* obs) const {
+void PlanarRunnerTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const {
   const int skip = config_.exclude_current_positions_from_observation ? 1 : 0;
-  const int written = WritePositionsAndVelocities(world, ws, skip, obs);
+  const int written = WritePositionsAndVelocities(robot, ws, skip, obs);
   if (config_.qvel_clip > 0.0f)
     for (int i = written - int(ws.qvel.size()); i < written; ++i)
       obs[i] = Clip(obs[i], config_.qvel_clip);
 }
 
-void PlanarRunnerTask::BeforePhysics(const World& world, TaskWorkspace& ws) const {
-  world.GetQpos(ws.qpos.data());
+void PlanarRunnerTask::BeforePhysics(const Robot& robot, TaskWorkspace& ws) const {
+  robot.GetQpos(ws.qpos.data());
   ws.tracked_before = JPH::RVec3(ws.qpos[0], 0.0f, 0.0f);
 }
 
-StepOutcome PlanarRunnerTask::Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const {
-  world.GetQpos(ws.qpos.data());
-  world.GetQvel(ws.qvel.data());
+StepOutcome PlanarRunnerTask::Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const {
+  robot.GetQpos(ws.qpos.data());
+  robot.GetQvel(ws.qvel.data());
   const float x_before = float(ws.tracked_before.GetX());
   const float x_after = ws.qpos[0];
   const float x_velocity = (x_after - x_before) / dt();

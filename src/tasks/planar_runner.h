@@ -89,9 +89,9 @@ class PlanarRunnerTask final : public Task {
   PlanarRunnerTask(const CompiledModel& model, const Walker2dParams& params);
   PlanarRunnerTask(const CompiledModel& model, const HopperParams& params);
 
-  void SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const override;
-  void ResetInfo(const World& world, TaskWorkspace& ws, InfoRow info) const override;
-  void Observe(const World& world, TaskWorkspace& ws, float* obs) const override;
+  void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override;
+  void ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const override;
+  void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override;
 
  private:
   // Every knob of the three tasks; each Params fills it.
@@ -119,8 +119,8 @@ class PlanarRunnerTask final : public Task {
   static Config WalkerConfig(const Params& params);
 
   PlanarRunnerTask(const CompiledModel& model, const Config& config);
-  void BeforePhysics(const World& world, TaskWorkspace& ws) const override;
-  StepOutcome Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const override;
+  void BeforePhysics(const Robot& robot, TaskWorkspace& ws) const override;
+  StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const override;
   bool IsHealthy(const TaskWorkspace& ws) const;
 
   Config config_;

@@ -36,8 +36,8 @@ ReacherTask::ReacherTask(const CompiledModel& model, const ReacherParams& params
   reward_ctrl_ = info_.Add("reward_ctrl");
 }
 
-void ReacherTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
-  const auto& qpos0 = world.model().qpos0();
+void ReacherTask::SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const {
+  const auto& qpos0 = robot.model().qpos0();
   for (size_t i = 0; i < ws.qpos.size(); ++i) ws.qpos[i] = qpos0[i] + rng.Uniform(-kJointNoise, kJointNoise);
   float gx, gy;
   do {  // a goal uniform in the disc of radius 0.2, by rejection as v5
@@ -51,25 +51,25 @@ void ReacherTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace
   ws.qvel[n - 2] = ws.qvel[n - 1] = 0.0f;  // the target stands still
 }
 
-JPH::Vec3 ReacherTask::FingertipToTarget(const World& world) const {
-  return JPH::Vec3(world.MjBodyCentreOfMass(fingertip_) - world.MjBodyCentreOfMass(target_));
+JPH::Vec3 ReacherTask::FingertipToTarget(const Robot& robot) const {
+  return JPH::Vec3(robot.MjBodyCentreOfMass(fingertip_) - robot.MjBodyCentreOfMass(target_));
 }
 
-void ReacherTask::Observe(const World& world, TaskWorkspace& ws, float* obs) const {
-  world.GetQpos(ws.qpos.data());
-  world.GetQvel(ws.qvel.data());
+void ReacherTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const {
+  robot.GetQpos(ws.qpos.data());
+  robot.GetQvel(ws.qvel.data());
   float* out = obs;
   for (int i = 0; i < kArmJoints; ++i) *out++ = std::cos(ws.qpos[size_t(i)]);
   for (int i = 0; i < kArmJoints; ++i) *out++ = std::sin(ws.qpos[size_t(i)]);
   for (size_t i = kArmJoints; i < ws.qpos.size(); ++i) *out++ = ws.qpos[i];
   for (int i = 0; i < kArmJoints; ++i) *out++ = ws.qvel[size_t(i)];
-  const JPH::Vec3 delta = FingertipToTarget(world);
+  const JPH::Vec3 delta = FingertipToTarget(robot);
   *out++ = delta.GetX();
   *out++ = delta.GetY();
 }
 
-StepOutcome ReacherTask::Score(World& world, const float* action, TaskWorkspace&, InfoRow info) const {
-  const float reward_dist = -FingertipToTarget(world).Length() * params_.reward_dist_weight;
+StepOutcome ReacherTask::Score(Robot& robot, const float* action, TaskWorkspace&, InfoRow info) const {
+  const float reward_dist = -FingertipToTarget(robot).Length() * params_.reward_dist_weight;
   const float reward_ctrl = -SquaredNorm(action, act_dim()) * params_.reward_control_weight;
   info.Set(reward_dist_, reward_dist);
   info.Set(reward_ctrl_, reward_ctrl);

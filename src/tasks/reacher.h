@@ -26,12 +26,12 @@ class ReacherTask final : public Task {
  public:
   ReacherTask(const CompiledModel& model, const ReacherParams& params);
 
-  void SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const override;
-  void Observe(const World& world, TaskWorkspace& ws, float* obs) const override;
+  void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override;
+  void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override;
 
  private:
-  StepOutcome Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const override;
-  JPH::Vec3 FingertipToTarget(const World& world) const;
+  StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const override;
+  JPH::Vec3 FingertipToTarget(const Robot& robot) const;
 
   ReacherParams params_;
   int fingertip_, target_;  // MuJoCo body ids whose centres of mass are compared

@@ -18,26 +18,26 @@ SwimmerTask::SwimmerTask(const CompiledModel& model, const SwimmerParams& params
   reward_ctrl_ = info_.Add("reward_ctrl");
 }
 
-void SwimmerTask::SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const {
-  SampleNoisyState(world, rng, params_.reset_noise_scale, /*uniform_velocity=*/true, ws);
+void SwimmerTask::SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const {
+  SampleNoisyState(robot, rng, params_.reset_noise_scale, /*uniform_velocity=*/true, ws);
 }
 
-void SwimmerTask::ResetInfo(const World& world, TaskWorkspace& ws, InfoRow info) const {
-  world.GetQpos(ws.qpos.data());
+void SwimmerTask::ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const {
+  robot.GetQpos(ws.qpos.data());
   position_info_.Write(ws, info);
 }
 
-void SwimmerTask::Observe(const World& world, TaskWorkspace& ws, float* obs) const {
-  WritePositionsAndVelocities(world, ws, params_.exclude_current_positions_from_observation ? 2 : 0, obs);
+void SwimmerTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const {
+  WritePositionsAndVelocities(robot, ws, params_.exclude_current_positions_from_observation ? 2 : 0, obs);
 }
 
-void SwimmerTask::BeforePhysics(const World& world, TaskWorkspace& ws) const {
-  world.GetQpos(ws.qpos.data());
+void SwimmerTask::BeforePhysics(const Robot& robot, TaskWorkspace& ws) const {
+  robot.GetQpos(ws.qpos.data());
   ws.tracked_before = JPH::RVec3(ws.qpos[0], ws.qpos[1], 0.0f);
 }
 
-StepOutcome SwimmerTask::Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const {
-  world.GetQpos(ws.qpos.data());
+StepOutcome SwimmerTask::Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const {
+  robot.GetQpos(ws.qpos.data());
   const float x_velocity = (ws.qpos[0] - float(ws.tracked_before.GetX())) / dt();
   const float y_velocity = (ws.qpos[1] - float(ws.tracked_before.GetY())) / dt();
   const float forward_reward = params_.forward_reward_weight * x_velocity;

@@ -29,13 +29,13 @@ class SwimmerTask final : public Task {
  public:
   SwimmerTask(const CompiledModel& model, const SwimmerParams& params);
 
-  void SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const override;
-  void ResetInfo(const World& world, TaskWorkspace& ws, InfoRow info) const override;
-  void Observe(const World& world, TaskWorkspace& ws, float* obs) const override;
+  void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override;
+  void ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const override;
+  void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override;
 
  private:
-  void BeforePhysics(const World& world, TaskWorkspace& ws) const override;
-  StepOutcome Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const override;
+  void BeforePhysics(const Robot& robot, TaskWorkspace& ws) const override;
+  StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const override;
 
   SwimmerParams params_;
   XYPositionInfo position_info_;

@@ -1,6 +1,5 @@
 #include "tasks/task.h"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -12,10 +11,10 @@ Task::Task(const CompiledModel& model, int frame_skip)
 }
 
 StepOutcome Task::Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws, double* info) const {
-  BeforePhysics(world, ws);
-  std::copy(action, action + act_dim_, ws.ctrl.begin());
-  for (int i = 0; i < frame_skip_; ++i) world.Step(ws.ctrl.data(), ctx);
-  return Score(world, action, ws, InfoRow(info));
+  Robot& robot = world.robot(0);
+  Prepare(robot, action, ws);
+  for (int i = 0; i < frame_skip_; ++i) world.Step(ctx);
+  return Finish(robot, action, ws, info);
 }
 
 }  // namespace joltgym

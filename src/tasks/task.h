@@ -1,6 +1,6 @@
-// The interface every task implements once; the single env and the pool drive
-// tasks through it. Tasks hold parameters only (no per-episode state), so one task
-// object serves any number of worlds.
+// The interface every task implements once; the single env, the pool and the
+// multi-agent envs drive tasks through it. A task scores one robot; it holds parameters
+// only (no per-episode state), so one task object serves any number of robots.
 #pragma once
 
 #include "physics/step_context.h"
@@ -22,7 +22,6 @@ struct StepOutcome {
 struct TaskWorkspace {
   std::vector<float> qpos;
   std::vector<float> qvel;
-  std::vector<float> ctrl;            // the controls of the current step
   std::vector<float> contact_forces;  // cfrc_ext, 6 per MuJoCo body
   JPH::RVec3 tracked_before;          // the point whose velocity a task rewards, before the step
 };
@@ -39,21 +38,31 @@ class Task {
   const InfoLayout& info_layout() const { return info_; }
 
   // Draws the initial generalized state (noise around qpos0) into ws.qpos / ws.qvel.
-  virtual void SampleInitialState(const World& world, Rng& rng, TaskWorkspace& ws) const = 0;
+  virtual void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const = 0;
   // Writes the info keys declared at_reset for the state reset left.
-  virtual void ResetInfo(const World& /*world*/, TaskWorkspace& /*ws*/, InfoRow /*info*/) const {}
-  virtual void Observe(const World& world, TaskWorkspace& ws, float* obs) const = 0;
+  virtual void ResetInfo(const Robot& /*robot*/, TaskWorkspace& /*ws*/, InfoRow /*info*/) const {}
+  virtual void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const = 0;
 
-  // One env step: the action drives frame_skip physics steps, then the task scores it.
+  // One env step of a world that holds the task's robot alone: Prepare, frame_skip
+  // physics steps, Finish.
   StepOutcome Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws, double* info) const;
+  // The two halves of a step, for worlds that step several robots at once: the action
+  // becomes the robot's controls, then after frame_skip world steps the task scores it.
+  void Prepare(Robot& robot, const float* action, TaskWorkspace& ws) const {
+    BeforePhysics(robot, ws);
+    robot.SetControls(action);
+  }
+  StepOutcome Finish(Robot& robot, const float* action, TaskWorkspace& ws, double* info) const {
+    return Score(robot, action, ws, InfoRow(info));
+  }
 
  protected:
   Task(const CompiledModel& model, int frame_skip);
 
   // Called before the physics steps, e.g. to record ws.tracked_before.
-  virtual void BeforePhysics(const World& /*world*/, TaskWorkspace& /*ws*/) const {}
+  virtual void BeforePhysics(const Robot& /*robot*/, TaskWorkspace& /*ws*/) const {}
   // Reward, termination and info of the transition that the physics steps just made.
-  virtual StepOutcome Score(World& world, const float* action, TaskWorkspace& ws, InfoRow info) const = 0;
+  virtual StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const = 0;
 
   ObservationLayout observation_;  // declared by the constructor of each task
   InfoLayout info_;

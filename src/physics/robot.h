@@ -1,0 +1,136 @@
+// One instance of a compiled model in a World: its Jolt bodies and constraints, its
+// controls, and its state in the model's own MuJoCo layout (qpos, qvel, qfrc_actuator,
+// sites, body frames). Tasks read and drive a robot; the World steps all of them.
+//
+// A robot may be placed at an origin (a translation of the whole model): every view is
+// expressed relative to it, so a robot's observations do not depend on where it stands.
+#pragma once
+
+#include "physics/compiled_model.h"
+#include "physics/contact_forces.h"
+#include "physics/gimbal.h"
+#include "physics/joint_axis_constraint.h"
+
+#include <Jolt/Jolt.h>
+#include <Jolt/Physics/Body/Body.h>
+#include <Jolt/Physics/PhysicsSystem.h>
+
+#include <vector>
+
+namespace joltgym {
+
+class World;
+
+class Robot {
+ public:
+  Robot(const Robot&) = delete;
+  Robot& operator=(const Robot&) = delete;
+
+  const CompiledModel& model() const { return *model_; }
+  const World& world() const { return *world_; }
+  int index() const { return index_; }  // in its world
+  JPH::RVec3 origin() const { return origin_; }
+
+  // The controls (length nu) the next world steps apply; actuators clamp them to ctrlrange.
+  void SetControls(const float* ctrl);
+
+  // MuJoCo's generalized coordinates and velocities (lengths nq and nv), relative to the origin.
+  void GetQpos(float* qpos) const;
+  void GetQvel(float* qvel) const;
+  // Places every body from generalized coordinates, as MuJoCo's forward kinematics would.
+  void SetState(const float* qpos, const float* qvel);
+
+  // Joint torque (or force) each actuator applied in the last step, MuJoCo's
+  // qfrc_actuator (length nv).
+  const std::vector<float>& actuator_joint_forces() const { return qfrc_actuator_; }
+  // Generalized force the joint's range limit applied in the last physics update
+  // (MuJoCo's qfrc_constraint for that dof, without contacts).
+  float JointLimitForce(int joint) const;
+  // Contact forces of the world's last physics update, this robot's bodies included
+  // (ContactForce::robot tells whose body each one acts on).
+  const std::vector<ContactForce>& ReadContactForces() const;
+  // Position of a model site, of a MuJoCo body's frame origin (MuJoCo's xpos) and of a
+  // MuJoCo body's centre of mass (xipos), welded bodies included; relative to the origin.
+  JPH::RVec3 SitePosition(int site) const;
+  JPH::RVec3 MjBodyPosition(int mj_body) const;
+  JPH::RVec3 MjBodyCentreOfMass(int mj_body) const;
+  // Centre of mass of a simulated body, relative to the origin.
+  JPH::RVec3 BodyCentreOfMass(int body) const { return bodies_[size_t(body)]->GetCenterOfMassPosition() - origin_; }
+
+  // Largest distance between the two bodies' copies of a joint anchor (m).
+  float MaxJointAnchorError() const;
+
+  const JPH::Body& body(int index) const { return *bodies_[size_t(index)]; }
+  int num_bodies() const { return int(bodies_.size()); }
+
+ private:
+  friend class World;
+
+  // Builds the model's bodies and constraints in the world's system (robot_build.cpp).
+  Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin);
+  void CreateBodies();
+  void CreateJoints();
+
+  // Around each physics update of length h (robot_forces.cpp): forces, then bookkeeping.
+  void BeforeUpdate(float h);
+  void AfterUpdate(float h);
+  void ApplyActuation();
+  void ApplyJointSprings();
+  void ApplyFluidForces();
+  // Equal and opposite torque (hinge) or force at the anchor (slide) on a joint's bodies.
+  void ApplyJointEffort(const CompiledJoint& joint, float effort);
+  // A generalized force for this update: through the joint's drive row where it takes the
+  // joint's forces (JointAxisConstraint::takes_joint_forces), else onto the bodies.
+  void AddJointEffort(int joint, float effort);
+  // Hands each joint row its coordinate and rate before a physics update of length h.
+  void BeginAxisRows(float h);
+  // Gimbal coordinates at the pose the bodies reach after h at their current velocities.
+  void PredictGimbals(float h);
+
+  // Joint coordinates and rates (robot_state.cpp).
+  void RestoreInitialState();
+  JPH::Vec3 RelativeAngularVelocity(const CompiledJoint& joint) const;
+  void TrackAngles();
+  // Recomputes the coordinates of every multi-hinge body; called whenever bodies move.
+  void RefreshGimbals();
+  // World vector j with rate = j . (w_child - w_parent) for a gimbal coordinate.
+  JPH::Vec3 GimbalRateRow(const CompiledJoint& joint) const {
+    return joint.gimbal_sign * gimbal_[size_t(joint.body)].rate_rows[joint.gimbal_slot];
+  }
+  // Angle of a rotational scalar joint relative to qpos0, in (-pi, pi].
+  float MeasureAngle(const CompiledJoint& joint) const;
+  float JointRate(const CompiledJoint& joint) const;
+  float SlidePosition(const CompiledJoint& joint) const;
+  float ScalarJointQ(int joint) const;
+  JPH::Quat ParentRotation(int body) const;
+  JPH::RMat44 ParentTransform(int body) const;
+  JPH::Vec3 PointVelocity(int body, JPH::RVec3 point) const;
+  // A point given in a simulated body's frame (body -1: the world), relative to the origin.
+  JPH::RVec3 PointInRobotFrame(int body, const Vec3f& pos) const;
+
+  // A body frame and its twist during forward kinematics.
+  struct KinematicFrame {
+    JPH::RVec3 pos;
+    JPH::Quat rot;
+    JPH::Vec3 w;
+    JPH::Vec3 v;  // velocity of the frame origin
+  };
+
+  ModelPtr model_;
+  World* world_;
+  int index_;
+  JPH::RVec3 origin_;
+  std::vector<float> ctrl_;
+  std::vector<KinematicFrame> frames_;  // scratch for SetState, sized once
+  std::vector<JPH::Body*> bodies_;
+  std::vector<JPH::Ref<JointAxisConstraint>> axis_rows_;  // per joint, null when not needed
+  std::vector<float> angle_;                         // unwrapped q - qpos0 per joint
+  std::vector<GimbalCoordinates> gimbal_;            // per body, current (gimbal bodies only)
+  std::vector<GimbalCoordinates> gimbal_next_;       // per body, predicted one update ahead
+  std::vector<float> row_effort_;                    // per joint, force its drive row delivers
+  std::vector<float> last_raw_angle_;
+  std::vector<float> qfrc_actuator_;
+  float last_update_dt_ = 0.0f;
+};
+
+}  // namespace joltgym

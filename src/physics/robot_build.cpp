@@ -1,0 +1,173 @@
+// Building a robot's Jolt bodies and constraints in its world's system.
+#include "physics/robot.h"
+
+#include "physics/gimbal_constraint.h"
+#include "physics/jolt_runtime.h"
+#include "physics/world.h"
+
+#include <Jolt/Physics/Body/BodyCreationSettings.h>
+#include <Jolt/Physics/Body/BodyLock.h>
+#include <Jolt/Physics/Constraints/HingeConstraint.h>
+#include <Jolt/Physics/Constraints/PointConstraint.h>
+#include <Jolt/Physics/Constraints/SliderConstraint.h>
+
+namespace joltgym {
+namespace {
+
+// Armature this many times the link's own inertia about the joint axis routes the joint's
+// forces through its drive row (JointAxisParams::forces_through_row). Measured: HalfCheetah
+// (ratios 2-10) holds its joints better with torques on the bodies, Ant (120-740) and
+// Reacher (7800) only with them through the row.
+constexpr float kArmatureDominance = 50.0f;
+
+// Inertia of a body about a joint's axis through the joint's anchor (body frame data).
+float AxisInertia(const CompiledBody& body, const CompiledJoint& joint) {
+  if (joint.type != JointType::Hinge) return body.mass.mMass;  // a slide moves the body's mass
+  const JPH::Vec3 axis = joint.axis_local;
+  const JPH::Vec3 r = body.com_local - joint.anchor_local;
+  const JPH::Vec3 r_perp = r - r.Dot(axis) * axis;
+  return axis.Dot(body.mass.mInertia.Multiply3x3(axis)) + body.mass.mMass * r_perp.LengthSq();
+}
+
+}  // namespace
+
+Robot::Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin)
+    : model_(std::move(model)), world_(&world), index_(index), origin_(origin) {
+  const CompiledModel& m = *model_;
+  ctrl_.assign(size_t(m.nu()), 0.0f);
+  angle_.assign(m.joints().size(), 0.0f);
+  last_raw_angle_.assign(m.joints().size(), 0.0f);
+  qfrc_actuator_.assign(size_t(m.nv()), 0.0f);
+  frames_.resize(m.bodies().size());
+  gimbal_.resize(m.bodies().size());
+  gimbal_next_.resize(m.bodies().size());
+  row_effort_.assign(m.joints().size(), 0.0f);
+  CreateBodies();
+  CreateJoints();
+  RefreshGimbals();
+}
+
+void Robot::CreateBodies() {
+  const CompiledModel& m = *model_;
+  JPH::PhysicsSystem& system = world_->system_;
+  JPH::BodyInterface& bi = system.GetBodyInterfaceNoLock();
+  const JPH::BodyLockInterfaceNoLock& locks = system.GetBodyLockInterfaceNoLock();
+  for (size_t i = 0; i < m.bodies().size(); ++i) {
+    const CompiledBody& b = m.bodies()[i];
+    JPH::BodyCreationSettings settings(b.shape, origin_ + b.pos0, b.rot0, JPH::EMotionType::Dynamic, layers::kMoving);
+    settings.mOverrideMassProperties = JPH::EOverrideMassProperties::MassAndInertiaProvided;
+    settings.mMassPropertiesOverride = b.mass;
+    settings.mAllowedDOFs = b.allowed_dofs;
+    settings.mLinearDamping = 0.0f;
+    settings.mAngularDamping = 0.0f;
+    // Jolt clamps velocities after integrating forces but before the constraints act. A
+    // light link behind a heavy armature row (inertia 4e-5, armature 1) passes
+    // through huge free velocities that the row then cancels; clamping them corrupts the step.
+    settings.mMaxLinearVelocity = 1.0e8f;
+    settings.mMaxAngularVelocity = 1.0e8f;
+    // MuJoCo's bias forces include the gyroscopic term. Jolt's version rebuilds the
+    // angular velocity without the allowed-DOF mask, so a planar body would slowly
+    // leave its plane; for rotation about a single world axis the term vanishes anyway.
+    settings.mApplyGyroscopicForce = b.attachment != Attachment::Planar;
+    settings.mAllowSleeping = false;
+    settings.mFriction = b.friction;
+    settings.mUserData = JPH::uint64(b.condim);
+    settings.mRestitution = 0.0f;
+    settings.mUseManifoldReduction = !b.keep_manifolds_apart;
+    settings.mCollisionGroup =
+        JPH::CollisionGroup(world_->collision_filter_, JPH::uint32(index_), JPH::uint32(b.collision_entry));
+    const JPH::BodyID id = bi.CreateAndAddBody(settings, JPH::EActivation::Activate);
+    auto& owners = world_->body_of_id_;
+    if (owners.size() <= id.GetIndex()) owners.resize(id.GetIndex() + 1, {-1, -1});
+    owners[id.GetIndex()] = {index_, int(i)};
+    bodies_.push_back(locks.TryGetBody(id));
+  }
+}
+
+void Robot::CreateJoints() {
+  const CompiledModel& m = *model_;
+  JPH::PhysicsSystem& system = world_->system_;
+  axis_rows_.resize(m.joints().size());
+  for (size_t j = 0; j < m.joints().size(); ++j) {
+    const CompiledJoint& joint = m.joints()[j];
+    const CompiledBody& cb = m.bodies()[joint.body];
+    JPH::Body& child = *bodies_[joint.body];
+    JPH::Body& parent = joint.parent >= 0 ? *bodies_[joint.parent] : JPH::Body::sFixedToWorld;
+    const JPH::RVec3 anchor = origin_ + cb.pos0 + cb.rot0 * joint.anchor_local;
+    const JPH::Vec3 axis = cb.rot0 * joint.axis_local;
+    const JPH::Vec3 normal = axis.GetNormalizedPerpendicular();
+
+    JPH::Ref<JPH::TwoBodyConstraint> constraint;
+    // Jolt solves higher priorities last, i.e. most accurately: the joints must win
+    // over the soft armature/damping rows. Ranges are JointAxisConstraint's.
+    constexpr JPH::uint32 kJointPriority = 1;
+    switch (cb.attachment) {
+      case Attachment::Hinge: {
+        JPH::HingeConstraintSettings s;
+        s.mConstraintPriority = kJointPriority;
+        s.mSpace = JPH::EConstraintSpace::WorldSpace;
+        s.mPoint1 = s.mPoint2 = anchor;
+        s.mHingeAxis1 = s.mHingeAxis2 = axis;
+        s.mNormalAxis1 = s.mNormalAxis2 = normal;
+        constraint = s.Create(parent, child);
+        break;
+      }
+      case Attachment::Slide: {
+        JPH::SliderConstraintSettings s;
+        s.mConstraintPriority = kJointPriority;
+        s.mSpace = JPH::EConstraintSpace::WorldSpace;
+        s.mPoint1 = s.mPoint2 = anchor;
+        s.mSliderAxis1 = s.mSliderAxis2 = axis;
+        s.mNormalAxis1 = s.mNormalAxis2 = normal;
+        constraint = s.Create(parent, child);
+        break;
+      }
+      case Attachment::Ball: {
+        JPH::PointConstraintSettings s;
+        s.mConstraintPriority = kJointPriority;
+        s.mSpace = JPH::EConstraintSpace::WorldSpace;
+        s.mPoint1 = s.mPoint2 = anchor;
+        constraint = s.Create(parent, child);
+        break;
+      }
+      case Attachment::Gimbal: {
+        if (joint.gimbal_slot != 0) break;  // one constraint for all of the body's hinges
+        GimbalParams g;
+        g.anchor_local1 = JPH::Vec3(parent.GetInverseCenterOfMassTransform() * anchor);
+        g.anchor_local2 = JPH::Vec3(child.GetInverseCenterOfMassTransform() * anchor);
+        g.rest_in_parent = cb.rel_rot0;
+        g.basis = cb.gimbal_basis;
+        g.lock_third = cb.gimbal_lock_third;
+        constraint = new GimbalConstraint(parent, child, g);
+        break;
+      }
+      case Attachment::Free:
+      case Attachment::Planar:
+        break;
+    }
+    if (constraint) system.AddConstraint(constraint);
+
+    const bool scalar = cb.attachment != Attachment::Free && cb.attachment != Attachment::Ball;
+    if (scalar && (joint.has_drive_row || joint.limited)) {
+      // A planar root's slides move its hinge's anchor (see SlidePosition), so their rows act there.
+      const JPH::RVec3 row_anchor = cb.attachment == Attachment::Planar
+                                        ? origin_ + cb.pos0 + cb.rot0 * m.joints()[cb.joints.back()].anchor_local
+                                        : anchor;
+      JointAxisParams p;
+      p.angular = joint.type == JointType::Hinge;
+      p.axis_from_step = joint.gimbal_slot >= 0;
+      p.axis_local1 = parent.GetRotation().Conjugated() * axis;
+      p.anchor_local2 = child.GetRotation().Conjugated() * JPH::Vec3(row_anchor - child.GetCenterOfMassPosition());
+      p.armature = joint.armature;
+      p.forces_through_row = joint.armature > kArmatureDominance * AxisInertia(cb, joint);
+      p.damping = joint.damping;
+      p.limited = joint.limited;
+      p.range_lo = joint.range_lo;
+      p.range_hi = joint.range_hi;
+      axis_rows_[j] = new JointAxisConstraint(parent, child, p);
+      system.AddConstraint(axis_rows_[j]);
+    }
+  }
+}
+
+}  // namespace joltgym

@@ -1,0 +1,142 @@
+// What a robot adds to each physics update: actuator and spring forces, fluid forces,
+// and the coordinates its joint rows need; then the bookkeeping after the update.
+#include "physics/robot.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace joltgym {
+
+void Robot::BeforeUpdate(float h) {
+  ApplyActuation();
+  ApplyJointSprings();
+  if (model_->has_fluid()) ApplyFluidForces();
+  BeginAxisRows(h);
+}
+
+void Robot::AfterUpdate(float h) {
+  last_update_dt_ = h;
+  TrackAngles();
+}
+
+void Robot::ApplyJointEffort(const CompiledJoint& joint, float effort) {
+  JPH::Body& child = *bodies_[joint.body];
+  JPH::Body* parent = joint.parent >= 0 ? bodies_[joint.parent] : nullptr;
+  if (joint.type == JointType::Hinge) {
+    const JPH::Vec3 axis = joint.gimbal_slot >= 0 ? GimbalRateRow(joint) : child.GetRotation() * joint.axis_local;
+    const JPH::Vec3 torque = effort * axis;
+    child.AddTorque(torque);
+    if (parent) parent->AddTorque(-torque);
+  } else {
+    const CompiledBody& cb = model_->bodies()[joint.body];
+    const JPH::Vec3 force = effort * (ParentRotation(joint.body) * (cb.rel_rot0 * joint.axis_local));
+    // A planar root's slide must not turn its hinge: push at the hinge's anchor.
+    const JPH::Vec3 point = cb.attachment == Attachment::Planar ? model_->joints()[cb.joints.back()].anchor_local
+                                                                : joint.anchor_local;
+    const JPH::RVec3 at = child.GetWorldTransform() * point;
+    child.AddForce(force, at);
+    if (parent) parent->AddForce(-force, at);
+  }
+}
+
+void Robot::AddJointEffort(int joint, float effort) {
+  const JointAxisConstraint* row = axis_rows_[size_t(joint)].GetPtr();
+  if (row && row->takes_joint_forces())
+    row_effort_[size_t(joint)] += effort;  // delivered by the drive row (BeginAxisRows)
+  else
+    ApplyJointEffort(model_->joints()[size_t(joint)], effort);
+}
+
+void Robot::ApplyActuation() {
+  const CompiledModel& m = *model_;
+  std::fill(qfrc_actuator_.begin(), qfrc_actuator_.end(), 0.0f);
+  for (size_t i = 0; i < m.actuators().size(); ++i) {
+    const CompiledActuator& a = m.actuators()[i];
+    float u = ctrl_[i];
+    if (a.ctrllimited) u = std::clamp(u, a.ctrl_lo, a.ctrl_hi);
+    float force = a.gain * u;
+    if (a.forcelimited) force = std::clamp(force, a.force_lo, a.force_hi);
+    const float generalized = a.gear * force;
+    const CompiledJoint& joint = m.joints()[a.joint];
+    qfrc_actuator_[joint.dofadr] += generalized;
+    AddJointEffort(a.joint, generalized);
+  }
+}
+
+void Robot::ApplyJointSprings() {
+  const auto& joints = model_->joints();
+  for (size_t j = 0; j < joints.size(); ++j) {
+    const CompiledJoint& joint = joints[j];
+    if (joint.stiffness != 0.0f) AddJointEffort(int(j), -joint.stiffness * (ScalarJointQ(int(j)) - joint.springref));
+  }
+}
+
+// MuJoCo's inertia-box fluid model: each body drags like the box with its mass and
+// principal inertia, quadratic (density) plus viscous (viscosity) terms, in the box's
+// axes. Bodies welded together drag as one box (MuJoCo uses one box per MuJoCo body).
+void Robot::ApplyFluidForces() {
+  const float rho = model_->desc().density, beta = model_->desc().viscosity;
+  constexpr float kPi = JPH::JPH_PI;
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    JPH::Body& body = *bodies_[i];
+    const CompiledBody& cb = model_->bodies()[i];
+    const JPH::Quat to_world = body.GetRotation() * cb.inertia_frame;
+    const JPH::Vec3 v = to_world.Conjugated() * body.GetLinearVelocity();
+    const JPH::Vec3 w = to_world.Conjugated() * body.GetAngularVelocity();
+    const JPH::Vec3 r = cb.fluid_box;
+    const float r_eq = (r.GetX() + r.GetY() + r.GetZ()) / 3.0f;
+    JPH::Vec3 force, torque;
+    for (int a = 0; a < 3; ++a) {
+      const float rj = r[(a + 1) % 3], rk = r[(a + 2) % 3];
+      force.SetComponent(a, -2.0f * rho * rj * rk * std::abs(v[a]) * v[a] - 6.0f * beta * kPi * r_eq * v[a]);
+      torque.SetComponent(a, -0.5f * rho * r[a] * (rj * rj * rj * rj + rk * rk * rk * rk) * std::abs(w[a]) * w[a] -
+                                 8.0f * beta * kPi * r_eq * r_eq * r_eq * w[a]);
+    }
+    body.AddForce(to_world * force);
+    body.AddTorque(to_world * torque);
+  }
+}
+
+void Robot::BeginAxisRows(float h) {
+  PredictGimbals(h);
+  const auto& joints = model_->joints();
+  for (size_t j = 0; j < joints.size(); ++j) {
+    JointAxisConstraint* row = axis_rows_[j].GetPtr();
+    if (!row) continue;
+    const CompiledJoint& joint = joints[j];
+    const float effort = row_effort_[j];
+    row_effort_[j] = 0.0f;
+    if (joint.gimbal_slot < 0) {
+      row->BeginStep(ScalarJointQ(int(j)), JointRate(joint), JPH::Vec3::sZero(), effort);
+      continue;
+    }
+    // A gimbal coordinate's rate row turns as the body moves, so its rate changes even at
+    // constant angular velocity (dq/dt = J w, d2q/dt2 = J dw/dt + dJ/dt w). Armature opposes
+    // all of d2q/dt2 (MuJoCo's M + diag(armature)); the row, with J fixed over the step,
+    // sees only J dw/dt, so the dJ/dt w part enters through the rate it starts from.
+    const JPH::Vec3 w_rel = RelativeAngularVelocity(joint);
+    const JPH::Vec3 rate_row = GimbalRateRow(joint);
+    const JPH::Vec3 next_row = joint.gimbal_sign * gimbal_next_[size_t(joint.body)].rate_rows[joint.gimbal_slot];
+    const float rate = rate_row.Dot(w_rel);
+    row->BeginStep(ScalarJointQ(int(j)), rate - (next_row - rate_row).Dot(w_rel), rate_row, effort);
+  }
+}
+
+void Robot::PredictGimbals(float h) {
+  const CompiledModel& m = *model_;
+  auto advanced = [h](const JPH::Body* body) {
+    if (!body) return JPH::Quat::sIdentity();
+    const JPH::Vec3 w = body->GetAngularVelocity();
+    const float speed = w.Length();
+    const JPH::Quat q = body->GetRotation();
+    return speed > 1.0e-9f ? (JPH::Quat::sRotation(w / speed, speed * h) * q).Normalized() : q;
+  };
+  for (size_t i = 0; i < m.bodies().size(); ++i) {
+    const CompiledBody& cb = m.bodies()[i];
+    if (cb.attachment != Attachment::Gimbal) continue;
+    const JPH::Quat parent = advanced(cb.parent >= 0 ? bodies_[size_t(cb.parent)] : nullptr);
+    gimbal_next_[i] = MeasureGimbal(parent * cb.rel_rot0, cb.gimbal_basis, advanced(bodies_[i]));
+  }
+}
+
+}  // namespace joltgym

@@ -1,0 +1,39 @@
+// Contacts in a world of robots: within one robot, its model's rules (contype/conaffinity,
+// parent-child, <exclude>); between a robot and the scene, the robot's model's rules
+// against the world body; between two robots, the world's CollisionRule and the two
+// geoms' contype/conaffinity, as MuJoCo would apply them in one model.
+//
+// A body's CollisionGroup holds its robot's index (kSceneGroup for the static scene) and
+// its entry in that model's collision table (CompiledModel::collision_entry).
+#pragma once
+
+#include "physics/compiled_model.h"
+
+#include <Jolt/Jolt.h>
+#include <Jolt/Physics/Collision/GroupFilter.h>
+
+#include <vector>
+
+namespace joltgym {
+
+class CollisionRule;
+
+class WorldCollisionFilter final : public JPH::GroupFilter {
+ public:
+  static constexpr JPH::uint32 kSceneGroup = 0xFFFFFFFFu;
+
+  // robots: each robot's model; the scene's static geoms are those of `scene`.
+  WorldCollisionFilter(std::vector<ModelPtr> robots, ModelPtr scene, const CollisionRule& rule);
+
+  bool CanCollide(const JPH::CollisionGroup& g1, const JPH::CollisionGroup& g2) const override;
+
+ private:
+  bool RobotAndScene(JPH::uint32 robot, JPH::uint32 entry, JPH::uint32 scene_entry) const;
+
+  std::vector<ModelPtr> robots_;
+  ModelPtr scene_;
+  int n_;
+  std::vector<unsigned char> contact_;  // RobotContact per pair of robots
+};
+
+}  // namespace joltgym
