@@ -166,6 +166,7 @@ def test_humanoid_tendon_info_in_the_vector_env():
 
 
 def test_readme_lists_every_registered_id():
-    listed = set(re.findall(r"^\| `(joltgym/[A-Za-z0-9]+-v\d+)` \|", README.read_text(), flags=re.MULTILINE))
+    rows = r"^\| `(joltgym/[A-Za-z0-9]+-v\d+)` \| \d+ \| \d+ \|"  # id | obs | act
+    listed = set(re.findall(rows, README.read_text(), flags=re.MULTILINE))
     registered = {spec.id for spec in gym.registry.values() if spec.id.startswith("joltgym/")}
     assert listed == registered == set(joltgym.task_ids())

@@ -1,12 +1,13 @@
 """joltgym: reinforcement-learning locomotion environments on the Jolt Physics engine.
 
-Importing joltgym registers its Gymnasium ids (``joltgym/HalfCheetah-v0``, ...).
+Importing joltgym registers its Gymnasium ids (``joltgym/HalfCheetah-v0``, ...) and its
+PettingZoo ids (``joltgym/MaHalfCheetah-v0``, ...).
 """
 
 from joltgym._native import __version__
 from joltgym.errors import ModelLoadError, UnsupportedFeatureError
 from joltgym.model import JoltModel, SolverSettings, load_model
-from joltgym.registration import register_all, task_ids
+from joltgym.registration import multi_agent_ids, register_all, task_ids
 
 register_all()
 
@@ -17,5 +18,6 @@ __all__ = [
     "UnsupportedFeatureError",
     "__version__",
     "load_model",
+    "multi_agent_ids",
     "task_ids",
 ]

@@ -1,14 +1,17 @@
-"""Gymnasium ids of every joltgym task, registered when joltgym is imported."""
+"""Ids of every joltgym env, registered when joltgym is imported: single-agent tasks with
+Gymnasium, multi-agent ones with PettingZoo's registry (both parallel and AEC)."""
 
 from __future__ import annotations
 
 import gymnasium
+import pettingzoo
 
+from joltgym.marl.tasks import MULTI_AGENT_TASKS
 from joltgym.tasks import TASKS
 
 
 def register_all() -> None:
-    """Register every task id not registered yet (re-registering would warn)."""
+    """Register every id not registered yet (re-registering would warn)."""
     for spec in TASKS.values():
         if spec.env_id in gymnasium.registry:
             continue
@@ -19,7 +22,20 @@ def register_all() -> None:
             max_episode_steps=spec.max_episode_steps,
             reward_threshold=spec.reward_threshold,
         )
+    for spec in MULTI_AGENT_TASKS.values():
+        for kind, registry, function in (
+            ("parallel", pettingzoo.parallel_registry, "parallel_env"),
+            ("aec", pettingzoo.aec_registry, "env"),
+        ):
+            if spec.env_id not in registry:
+                pettingzoo.register(
+                    kind, spec.env_id, entry_point=f"joltgym.marl.{spec.module}:{function}", max_cycles=spec.max_cycles
+                )
 
 
 def task_ids() -> list[str]:
     return [spec.env_id for spec in TASKS.values()]
+
+
+def multi_agent_ids() -> list[str]:
+    return [spec.env_id for spec in MULTI_AGENT_TASKS.values()]

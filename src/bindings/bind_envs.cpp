@@ -75,32 +75,17 @@ void BindEnvs(py::module_& m) {
           },
           "Gymnasium's observation_structure: the observation's parts and their sizes.");
 
-  py::class_<TaskType>(m, "TaskType", "A task kind: its keyword arguments with their defaults, and a factory.")
-      .def_property_readonly("name", &TaskType::name)
-      .def_property_readonly(
-          "defaults",
-          [](const TaskType& t) {
-            py::dict out;
-            for (const ParamInfo& p : t.params()) out[py::str(p.name)] = ParamToPython(p.default_value);
-            return out;
-          },
-          "Every keyword argument and its default, in declaration order.")
-      .def(
-          "create",
-          [](const TaskType& t, std::shared_ptr<CompiledModel> model, const py::kwargs& kwargs) {
-            const ParamValues values = ParamsFromKwargs(t, kwargs);
-            try {
-              return t.Create(*model, values);
-            } catch (const UnsupportedFeature&) {
-              throw;
-            } catch (const std::invalid_argument& e) {
-              throw py::value_error(t.name() + ": " + e.what());
-            }
-          },
-          py::arg("model"), "The task for `model`, with keyword arguments over the defaults.");
-  m.def("task_type", &FindTaskType, py::arg("name"), py::return_value_policy::reference,
+  py::class_<TaskType> task_type(m, "TaskType", "A task kind: its keyword arguments with their defaults, and a factory.");
+  DefineTaskKindBasics(task_type);
+  task_type.def(
+      "create",
+      [](const TaskType& t, std::shared_ptr<CompiledModel> model, const py::kwargs& kwargs) {
+        return CreateTask(t, *model, kwargs);
+      },
+      py::arg("model"), "The task for `model`, with keyword arguments over the defaults.");
+  m.def("task_type", &TaskType::Find, py::arg("name"), py::return_value_policy::reference,
         "The registered task kind of this name (ValueError lists the known ones).");
-  m.def("task_types", &TaskTypes, py::return_value_policy::reference, "Every registered task kind, by name.");
+  m.def("task_types", &TaskType::All, py::return_value_policy::reference, "Every registered task kind, by name.");
 
   py::class_<TaskCore> core(m, "TaskCore", "The single-environment face of any task.");
   core.def(py::init([](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task) {

@@ -11,5 +11,6 @@ void BindModel(py::module_& m);
 void BindWorld(py::module_& m);
 void BindEnvs(py::module_& m);
 void BindPool(py::module_& m);
+void BindMarl(py::module_& m);
 
 }  // namespace joltgym::bindings

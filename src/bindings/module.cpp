@@ -14,4 +14,5 @@ PYBIND11_MODULE(_native, m) {
   joltgym::bindings::BindWorld(m);
   joltgym::bindings::BindEnvs(m);
   joltgym::bindings::BindPool(m);
+  joltgym::bindings::BindMarl(m);
 }

@@ -88,7 +88,8 @@ inline ParamValue ParamFromPython(const std::string& task, const ParamInfo& info
 }
 
 // Keyword arguments as parameter values of `type`; TypeError names an unknown one and lists the valid ones.
-inline ParamValues ParamsFromKwargs(const TaskType& type, const py::dict& kwargs) {
+template <class Kind>
+ParamValues ParamsFromKwargs(const Kind& type, const py::dict& kwargs) {
   ParamValues values;
   for (const auto& [key, value] : kwargs) {
     const std::string name = py::str(key);
@@ -102,6 +103,38 @@ inline ParamValues ParamsFromKwargs(const TaskType& type, const py::dict& kwargs
     values[name] = ParamFromPython(type.name(), *info, value);
   }
   return values;
+}
+
+}  // namespace joltgym::bindings
+
+namespace joltgym::bindings {
+
+// name and defaults of a task kind's Python class (TaskType, MultiAgentTaskType).
+template <class Class>
+void DefineTaskKindBasics(Class& cls) {
+  using Kind = typename Class::type;
+  cls.def_property_readonly("name", &Kind::name)
+      .def_property_readonly(
+          "defaults",
+          [](const Kind& t) {
+            py::dict out;
+            for (const ParamInfo& p : t.params()) out[py::str(p.name)] = ParamToPython(p.default_value);
+            return out;
+          },
+          "Every keyword argument and its default, in declaration order.");
+}
+
+// kind.Create(input, kwargs) with parameter errors as Python's TypeError / ValueError.
+template <class Kind, class Input>
+std::shared_ptr<typename Kind::Made> CreateTask(const Kind& kind, const Input& input, const py::dict& kwargs) {
+  const ParamValues values = ParamsFromKwargs(kind, kwargs);
+  try {
+    return kind.Create(input, values);
+  } catch (const UnsupportedFeature&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    throw py::value_error(kind.name() + ": " + e.what());
+  }
 }
 
 }  // namespace joltgym::bindings

@@ -36,6 +36,7 @@ enum class RobotContact : unsigned char {
 
 class CollisionRule {
  public:
+  CollisionRule() = default;
   explicit CollisionRule(int num_robots, RobotContact all = RobotContact::kBitmasks)
       : n_(num_robots), contact_(size_t(num_robots) * size_t(num_robots), all) {}
   void Set(int a, int b, RobotContact contact) {
@@ -46,7 +47,7 @@ class CollisionRule {
   int num_robots() const { return n_; }
 
  private:
-  int n_;
+  int n_ = 0;
   std::vector<RobotContact> contact_;
 };
 

@@ -1,0 +1,5 @@
+"""joltgym/MaReacher-v0: Reacher split among agents (agent_conf "2x1")."""
+
+from joltgym.marl.modules import module_functions
+
+parallel_env, env, raw_env = module_functions("MaReacher")

@@ -1,0 +1,161 @@
+"""The PettingZoo surface shared by every joltgym multi-agent env.
+
+A native ``MultiAgentEnv`` steps the world and scores every agent; this class only
+adapts it to PettingZoo's ParallelEnv API: dicts keyed by agent, spaces, seeding, the
+global state, and agents leaving ``agents`` on the step they finish.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import ParallelEnv
+
+from joltgym import _native
+
+_SEED_BOUND = 2**63
+
+
+class JoltParallelEnv(ParallelEnv, EzPickle):
+    """A native multi-agent task as a PettingZoo ParallelEnv.
+
+    Subclasses build the task and pass their own constructor arguments on for pickling.
+    ``pad_observations`` gives every agent an observation of the largest agent's size
+    (zeros after its own), so agents can share one policy.
+    """
+
+    metadata = {"render_modes": [], "is_parallelizable": True, "name": "joltgym"}
+
+    def __init__(
+        self,
+        task: _native.MultiAgentTask,
+        *,
+        name: str,
+        max_cycles: int | None,
+        pad_observations: bool = False,
+        render_mode: str | None = None,
+        pickle_kwargs: dict[str, Any],
+    ):
+        EzPickle.__init__(self, **pickle_kwargs)
+        if render_mode is not None:
+            raise ValueError(f"render_mode {render_mode!r} is not supported yet; use render_mode=None")
+        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer))):
+            raise TypeError(f"max_cycles must be an int or None, got {max_cycles!r}")
+        if max_cycles is not None and max_cycles < 1:
+            raise ValueError(f"max_cycles must be >= 1 (or None: the task's own end), got {max_cycles}")
+        self.task = task
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.pad_observations = bool(pad_observations)
+        self._env = _native.MultiAgentEnv(task, max_episode_steps=int(max_cycles or 0))
+        self.metadata = {
+            "render_modes": [],
+            "is_parallelizable": True,
+            "name": name,
+            "render_fps": int(np.round(1.0 / task.dt)),
+        }
+        self.dt = task.dt
+        agents = task.agents
+        self.possible_agents = [a["name"] for a in agents]
+        self.agents: list[str] = []
+        self._index = {name: i for i, name in enumerate(self.possible_agents)}
+        self._obs_dims = {a["name"]: a["obs_dim"] for a in agents}
+        self._act_dims = {a["name"]: a["act_dim"] for a in agents}
+        width = task.max_obs_dim
+        self.observation_spaces = {
+            a["name"]: spaces.Box(-np.inf, np.inf, (width if self.pad_observations else a["obs_dim"],), np.float32)
+            for a in agents
+        }
+        self.action_spaces = {
+            a["name"]: spaces.Box(np.array(a["act_low"], np.float32), np.array(a["act_high"], np.float32), dtype=np.float32)
+            for a in agents
+        }
+        self.state_space = spaces.Box(-np.inf, np.inf, (task.state_dim,), np.float32)
+        self._info_layout = task.info_layout
+        self._state = np.zeros(task.state_dim, np.float32)
+        self._np_random: np.random.Generator | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = seeding.np_random(seed)
+        native_seed = int(self._np_random.integers(0, _SEED_BOUND))
+        obs, self._state, infos = self._env.reset(native_seed)
+        self.agents = list(self.possible_agents)
+        return self._observations(obs, self.agents), self._infos(infos, self.agents, reset=True)
+
+    def step(self, actions: dict[str, Any]):
+        playing = self.agents
+        batch = self._action_batch(actions, playing)
+        obs, self._state, rewards, terminated, truncated, infos = self._env.step(batch)
+        rows = {agent: self._index[agent] for agent in playing}
+        result = (
+            self._observations(obs, playing),
+            {agent: float(rewards[i]) for agent, i in rows.items()},
+            {agent: bool(terminated[i]) for agent, i in rows.items()},
+            {agent: bool(truncated[i]) for agent, i in rows.items()},
+            self._infos(infos, playing, reset=False),
+        )
+        self.agents = [agent for agent, i in rows.items() if not (terminated[i] or truncated[i])]
+        return result
+
+    def state(self) -> np.ndarray:
+        return self._state.copy()
+
+    def render(self, *args, **kwargs):
+        """Rendering is not available yet; accepts (and ignores) RLlib's ``render(mode)``."""
+        gymnasium.logger.warn("joltgym multi-agent envs cannot render yet; render() returns None")
+        return None
+
+    def close(self) -> None:
+        pass
+
+    def _action_batch(self, actions: dict[str, Any], playing: list[str]) -> np.ndarray:
+        if not isinstance(actions, dict):
+            raise TypeError(f"actions must be a dict keyed by agent, got {type(actions).__name__}")
+        if not playing:
+            raise ValueError("every agent is done: call reset() before stepping again")
+        for agent in actions:
+            if agent not in self._index:
+                raise ValueError(f"actions name an unknown agent {agent!r}; agents: {self.possible_agents}")
+            if agent not in playing:
+                raise ValueError(f"actions name {agent!r}, which is done; playing agents: {playing}")
+        missing = [agent for agent in playing if agent not in actions]
+        if missing:
+            raise ValueError(f"actions are missing for playing agent(s) {missing}")
+        batch = np.zeros((len(self.possible_agents), self.task.max_act_dim), np.float32)
+        for agent in playing:
+            try:
+                action = np.asarray(actions[agent], dtype=np.float32)
+            except (TypeError, ValueError) as exc:
+                raise TypeError(f"the action of {agent} must be numeric: {exc}") from None
+            if action.shape != (self._act_dims[agent],):
+                raise ValueError(f"the action of {agent} has shape {action.shape}, expected ({self._act_dims[agent]},)")
+            batch[self._index[agent], : action.size] = action
+        return batch
+
+    def _observations(self, obs: np.ndarray, agents: list[str]) -> dict[str, np.ndarray]:
+        if self.pad_observations:
+            return {agent: obs[self._index[agent]].copy() for agent in agents}
+        return {agent: obs[self._index[agent], : self._obs_dims[agent]].copy() for agent in agents}
+
+    def _infos(self, rows: np.ndarray, agents: list[str], reset: bool) -> dict[str, dict]:
+        infos = {}
+        for agent in agents:
+            row = rows[self._index[agent]]
+            info = {}
+            for key, offset, width, at_reset in self._info_layout:
+                if reset and not at_reset:
+                    continue
+                info[key] = float(row[offset]) if width == 1 else row[offset : offset + width].copy()
+            infos[agent] = info
+        return infos

@@ -1,0 +1,186 @@
+// Multi-agent tasks and the single multi-agent env: conversion and GIL release only.
+#include "bindings/array_convert.h"
+#include "bindings/bindings.h"
+#include "bindings/task_params_convert.h"
+#include "bindings/world_arrays.h"
+
+#include "marl/factored_task.h"
+#include "marl/multi_agent_env.h"
+
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <mutex>
+
+namespace joltgym::bindings {
+namespace {
+
+// A MultiAgentEnv with its own stepping scratch; its lock serialises calls from several
+// Python threads (reset and step release the GIL).
+struct PyMultiAgentEnv {
+  PyMultiAgentEnv(std::shared_ptr<const MultiAgentTask> task, int max_episode_steps)
+      : env(std::move(task), max_episode_steps) {}
+  std::mutex mutex;
+  MultiAgentEnv env;
+  StepContext ctx;
+};
+
+// One robot of a PyMultiAgentEnv's world, read under the env's lock.
+struct PyEnvRobot {
+  std::shared_ptr<PyMultiAgentEnv> owner;
+  int index;
+};
+
+py::tuple Outputs(const MultiAgentTask& t) {
+  const py::ssize_t n = t.num_agents();
+  return py::make_tuple(py::array_t<float>({n, py::ssize_t(t.max_obs_dim())}), py::array_t<float>(t.state_dim()),
+                        py::array_t<double>({n, py::ssize_t(t.info_layout().size())}));
+}
+
+}  // namespace
+
+void BindMarl(py::module_& m) {
+  py::class_<MultiAgentTask, std::shared_ptr<MultiAgentTask>>(
+      m, "MultiAgentTask", "A world of robots shared by several agents, each with its own spaces and rewards.")
+      .def_property_readonly("num_agents", &MultiAgentTask::num_agents)
+      .def_property_readonly(
+          "agents",
+          [](const MultiAgentTask& t) {
+            py::list out;
+            for (int i = 0; i < t.num_agents(); ++i) {
+              const AgentSpec& a = t.agent(i);
+              py::dict d;
+              d["name"] = a.name;
+              d["obs_dim"] = a.obs_dim;
+              d["act_dim"] = a.act_dim;
+              d["act_low"] = a.act_low;
+              d["act_high"] = a.act_high;
+              out.append(d);
+            }
+            return out;
+          },
+          "Per agent: name, obs_dim, act_dim, act_low, act_high.")
+      .def_property_readonly("max_obs_dim", &MultiAgentTask::max_obs_dim)
+      .def_property_readonly("max_act_dim", &MultiAgentTask::max_act_dim)
+      .def_property_readonly("state_dim", &MultiAgentTask::state_dim)
+      .def_property_readonly("frame_skip", &MultiAgentTask::frame_skip)
+      .def_property_readonly("dt", &MultiAgentTask::dt)
+      .def_property_readonly("num_robots", [](const MultiAgentTask& t) { return int(t.robots().size()); })
+      .def_property_readonly("info_layout", [](const MultiAgentTask& t) {
+        py::list out;
+        for (const InfoLayout::Key& k : t.info_layout().keys())
+          out.append(py::make_tuple(k.name, k.slot.offset, k.slot.width, k.at_reset));
+        return out;
+      });
+
+  py::enum_<ObservationSource::Kind>(m, "ObservationSourceKind")
+      .value("STATE", ObservationSource::Kind::kState)
+      .value("QPOS", ObservationSource::Kind::kQpos)
+      .value("QVEL", ObservationSource::Kind::kQvel)
+      .value("BODY_DELTA", ObservationSource::Kind::kBodyDelta);
+
+  py::class_<FactoredTask, MultiAgentTask, std::shared_ptr<FactoredTask>>(
+      m, "FactoredTask", "One robot's actuators split among agents (MaMuJoCo's factorisation) over its single-agent task.")
+      .def(py::init([](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task, const py::list& agents) {
+             std::vector<FactoredAgent> factored;
+             for (const py::handle& agent : agents) {
+               const auto pair = agent.cast<py::tuple>();
+               FactoredAgent f;
+               f.actuators = pair[0].cast<std::vector<int>>();
+               for (const py::handle& source : pair[1].cast<py::list>()) {
+                 const auto s = source.cast<py::tuple>();
+                 ObservationSource o;
+                 o.kind = s[0].cast<ObservationSource::Kind>();
+                 o.index = s[1].cast<int>();
+                 if (s.size() > 2) o.other = s[2].cast<int>();
+                 if (s.size() > 3) o.axis = s[3].cast<int>();
+                 f.observation.push_back(o);
+               }
+               factored.push_back(std::move(f));
+             }
+             return std::make_shared<FactoredTask>(model, task, std::move(factored));
+           }),
+           py::arg("model"), py::arg("task"), py::arg("agents"),
+           "agents: per agent (actuator indices, [(ObservationSourceKind, index[, other, axis]), ...]).");
+
+  py::class_<MultiAgentTaskType> kind(m, "MultiAgentTaskType",
+                                      "A multi-agent task kind: its keyword arguments with their defaults, and a factory.");
+  DefineTaskKindBasics(kind);
+  kind.def(
+      "create",
+      [](const MultiAgentTaskType& t, const std::vector<std::shared_ptr<CompiledModel>>& models,
+         const py::kwargs& kwargs) {
+        const std::vector<ModelPtr> input(models.begin(), models.end());
+        return CreateTask(t, input, kwargs);
+      },
+      py::arg("models"), "The task on these models (its table row's), with keyword arguments over the defaults.");
+  m.def("multi_agent_task_type", &MultiAgentTaskType::Find, py::arg("name"), py::return_value_policy::reference);
+  m.def("multi_agent_task_types", &MultiAgentTaskType::All, py::return_value_policy::reference);
+
+  py::class_<PyMultiAgentEnv, std::shared_ptr<PyMultiAgentEnv>>(m, "MultiAgentEnv",
+                                                                "One world of a multi-agent task, stepped natively.")
+      .def(py::init([](std::shared_ptr<MultiAgentTask> task, int max_episode_steps) {
+             if (!task) throw py::value_error("MultiAgentEnv needs a task");
+             return std::make_shared<PyMultiAgentEnv>(task, max_episode_steps);
+           }),
+           py::arg("task"), py::arg("max_episode_steps") = 0)
+      .def(
+          "reset",
+          [](PyMultiAgentEnv& self, std::uint64_t seed) {
+            const MultiAgentTask& t = self.env.task();
+            py::tuple out = Outputs(t);
+            auto obs = out[0].cast<py::array_t<float>>();
+            auto state = out[1].cast<py::array_t<float>>();
+            auto infos = out[2].cast<py::array_t<double>>();
+            {
+              py::gil_scoped_release release;
+              std::lock_guard<std::mutex> lock(self.mutex);
+              self.env.Reset(seed, obs.mutable_data(), state.mutable_data(), infos.mutable_data());
+            }
+            return out;
+          },
+          py::arg("seed"), "Reset; returns (obs [agents, max_obs_dim], state, infos [agents, info size]).")
+      .def(
+          "step",
+          [](PyMultiAgentEnv& self, const py::object& actions) {
+            const MultiAgentTask& t = self.env.task();
+            const py::ssize_t n = t.num_agents();
+            auto a = AsFloatArray(actions, {n, py::ssize_t(t.max_act_dim())}, "actions");
+            py::tuple out = Outputs(t);
+            auto obs = out[0].cast<py::array_t<float>>();
+            auto state = out[1].cast<py::array_t<float>>();
+            auto infos = out[2].cast<py::array_t<double>>();
+            py::array_t<float> rewards(n);
+            py::array_t<bool> terminated(n), truncated(n);
+            MultiAgentStepOutput o{obs.mutable_data(),        state.mutable_data(),     rewards.mutable_data(),
+                                   terminated.mutable_data(), truncated.mutable_data(), infos.mutable_data()};
+            {
+              py::gil_scoped_release release;
+              std::lock_guard<std::mutex> lock(self.mutex);
+              self.env.Step(a.data(), self.ctx, o);
+            }
+            return py::make_tuple(obs, state, rewards, terminated, truncated, infos);
+          },
+          py::arg("actions"),
+          "One step with actions [agents, max_act_dim]; returns (obs, state, rewards, terminated, truncated, infos).")
+      .def_property_readonly("task", [](PyMultiAgentEnv& self) { return &self.env.task(); },
+                             py::return_value_policy::reference_internal)
+      .def_property_readonly("elapsed", [](PyMultiAgentEnv& self) {
+        std::lock_guard<std::mutex> lock(self.mutex);
+        return self.env.elapsed();
+      })
+      .def_property_readonly("robots", [](const std::shared_ptr<PyMultiAgentEnv>& self) {
+        py::list out;
+        for (int i = 0; i < self->env.world().num_robots(); ++i) out.append(PyEnvRobot{self, i});
+        return out;
+      });
+
+  py::class_<PyEnvRobot> robot(m, "MultiAgentEnvRobot", "One robot of a MultiAgentEnv's world.");
+  robot.def_property_readonly("index", [](const PyEnvRobot& r) { return r.index; });
+  DefineWorldViews(robot, [](PyEnvRobot& r, auto&& f) {
+    std::lock_guard<std::mutex> lock(r.owner->mutex);
+    return f(r.owner->env.world().robot(r.index));
+  });
+}
+
+}  // namespace joltgym::bindings

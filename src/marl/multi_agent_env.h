@@ -1,0 +1,53 @@
+// One multi-agent environment: the world of its task's robots, the task, its random
+// stream and scratch. The unit the multi-agent bindings and the multi-agent pool step.
+// Arrays are per agent, row-major: observations [agents, max_obs_dim] zero-padded,
+// actions [agents, max_act_dim], info rows [agents, info size].
+#pragma once
+
+#include "marl/multi_agent_task.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace joltgym {
+
+// Caller-owned outputs of one step.
+struct MultiAgentStepOutput {
+  float* obs = nullptr;        // [agents, max_obs_dim]
+  float* state = nullptr;      // [state_dim]
+  float* rewards = nullptr;    // [agents]
+  bool* terminated = nullptr;  // [agents]
+  bool* truncated = nullptr;   // [agents]
+  double* infos = nullptr;     // [agents, info size]
+};
+
+class MultiAgentEnv {
+ public:
+  // max_episode_steps > 0 truncates every agent still playing after that many steps.
+  MultiAgentEnv(std::shared_ptr<const MultiAgentTask> task, int max_episode_steps);
+
+  const MultiAgentTask& task() const { return *task_; }
+  World& world() { return world_; }
+  int elapsed() const { return elapsed_; }
+  bool live(int agent) const { return live_[size_t(agent)] != 0; }
+  bool episode_over() const;
+
+  void Reset(std::uint64_t seed, float* obs, float* state, double* infos);
+  // Throws std::invalid_argument, before any physics, if a playing agent's action is not
+  // finite (naming the agent) or the episode is over. Agents that are done already get
+  // zero controls; their rows report reward 0, terminated, and the last observation.
+  void Step(const float* actions, StepContext& ctx, const MultiAgentStepOutput& out);
+
+ private:
+  std::shared_ptr<const MultiAgentTask> task_;
+  World world_;
+  Rng rng_;
+  MultiAgentWorkspace ws_;
+  std::vector<float> actions_;       // the step's actions, done agents' rows zeroed
+  std::vector<unsigned char> live_;  // per agent: still playing
+  int elapsed_ = 0;
+  int max_episode_steps_;
+};
+
+}  // namespace joltgym

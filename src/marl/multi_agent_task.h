@@ -1,0 +1,90 @@
+// The interface of a multi-agent task: a world of one or several robots shared by
+// several agents, each with its own observation, action, reward and termination. Like
+// a single-robot Task it holds parameters only; an episode's values live in the
+// MultiAgentWorkspace, so one task serves any number of worlds.
+#pragma once
+
+#include "physics/step_context.h"
+#include "physics/world.h"
+#include "tasks/rng.h"
+#include "tasks/task.h"
+#include "tasks/task_layout.h"
+#include "tasks/task_registry.h"
+
+#include <string>
+#include <vector>
+
+namespace joltgym {
+
+struct AgentSpec {
+  std::string name;
+  int obs_dim = 0;
+  int act_dim = 0;
+  std::vector<float> act_low, act_high;  // the action box (the actuators' ctrlrange)
+};
+
+// One world's scratch for its task: a TaskWorkspace per robot and what a task keeps for
+// the episode. Sized once by MultiAgentTask::InitWorkspace; nothing grows per step.
+struct MultiAgentWorkspace {
+  std::vector<TaskWorkspace> robots;
+  std::vector<float> controls;     // one robot's controls assembled from several agents
+  std::vector<double> robot_info;  // a single-robot task's info row
+  std::vector<float> values;       // the task's per-episode values (e.g. the ring's radius)
+};
+
+class MultiAgentTask {
+ public:
+  virtual ~MultiAgentTask() = default;
+
+  int num_agents() const { return int(agents_.size()); }
+  const AgentSpec& agent(int i) const { return agents_[size_t(i)]; }
+  int max_obs_dim() const;
+  int max_act_dim() const;
+  int state_dim() const { return state_dim_; }  // the global state (for centralised critics)
+  int frame_skip() const { return frame_skip_; }
+  float dt() const { return dt_; }
+  const InfoLayout& info_layout() const { return info_; }  // every agent's info row
+  const std::vector<RobotPlacement>& robots() const { return robots_; }
+  const CollisionRule& collision_rule() const { return rule_; }
+
+  // Sizes a world's workspace; the default gives each robot a TaskWorkspace.
+  virtual void InitWorkspace(MultiAgentWorkspace& ws) const;
+  // Draws the episode's start on the restored world, and writes each agent's reset info.
+  virtual void Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const = 0;
+  // Each agent's observation (rows of max_obs_dim, zero past obs_dim) and the global state.
+  virtual void Observe(World& world, MultiAgentWorkspace& ws, float* obs, float* state) const = 0;
+  // Agents' actions (rows of max_act_dim; zero rows for agents that are done) become the
+  // robots' controls.
+  virtual void Prepare(World& world, const float* actions, MultiAgentWorkspace& ws) const = 0;
+  // After frame_skip world steps: each agent's reward, termination and info row.
+  // `elapsed` counts the env steps of the episode, this one included.
+  virtual void Score(World& world, const float* actions, int elapsed, MultiAgentWorkspace& ws, float* rewards,
+                     bool* terminated, double* infos) const = 0;
+
+ protected:
+  MultiAgentTask(int frame_skip, float timestep);
+
+  std::vector<AgentSpec> agents_;  // declared by each task's constructor, as are the rest
+  int state_dim_ = 0;
+  InfoLayout info_;
+  std::vector<RobotPlacement> robots_;
+  CollisionRule rule_;
+
+ private:
+  int frame_skip_;
+  float dt_;
+};
+
+// The action box of actuators `indices` of `model` (their ctrlrange; +-inf if unlimited).
+void SetActionBox(const CompiledModel& model, const std::vector<int>& indices, AgentSpec& agent);
+
+using MultiAgentTaskType = TaskKind<MultiAgentTask, std::vector<ModelPtr>>;
+
+// JOLTGYM_REGISTER_MULTI_AGENT_TASK("SumoAnts", SumoTask, SumoAntsParams) in the task's .cpp;
+// the task is built from the models Python loads for it (its table row's model files).
+#define JOLTGYM_REGISTER_MULTI_AGENT_TASK(name, TaskClass, Params)                                              \
+  static const ::joltgym::MultiAgentTaskType::Registration JOLTGYM_TASK_CONCAT(kMultiAgentTaskRegistration, \
+                                                                               __LINE__)(                     \
+      ::joltgym::MakeTaskKind<::joltgym::MultiAgentTaskType, TaskClass, Params>(name))
+
+}  // namespace joltgym
