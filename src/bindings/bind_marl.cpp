@@ -9,6 +9,7 @@
 
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <memory>
 #include <mutex>
 
@@ -66,6 +67,11 @@ void BindMarl(py::module_& m) {
       .def_property_readonly("frame_skip", &MultiAgentTask::frame_skip)
       .def_property_readonly("dt", &MultiAgentTask::dt)
       .def_property_readonly("num_robots", [](const MultiAgentTask& t) { return int(t.robots().size()); })
+      .def_property_readonly("knobs", [](const MultiAgentTask& t) {
+        py::list out;
+        for (const Knob& k : t.knobs()) out.append(py::make_tuple(k.name, k.initial));
+        return out;
+      }, "(name, initial value) of each runtime knob (e.g. the shaping reward's weight).")
       .def_property_readonly("info_layout", [](const MultiAgentTask& t) {
         py::list out;
         for (const InfoLayout::Key& k : t.info_layout().keys())
@@ -165,6 +171,23 @@ void BindMarl(py::module_& m) {
           "One step with actions [agents, max_act_dim]; returns (obs, state, rewards, terminated, truncated, infos).")
       .def_property_readonly("task", [](PyMultiAgentEnv& self) { return &self.env.task(); },
                              py::return_value_policy::reference_internal)
+      .def(
+          "knob",
+          [](PyMultiAgentEnv& self, int index) {
+            std::lock_guard<std::mutex> lock(self.mutex);
+            if (index < 0 || index >= int(self.env.task().knobs().size())) throw py::index_error("no such knob");
+            return self.env.knob(index);
+          },
+          py::arg("index"))
+      .def(
+          "set_knob",
+          [](PyMultiAgentEnv& self, int index, float value) {
+            std::lock_guard<std::mutex> lock(self.mutex);
+            if (index < 0 || index >= int(self.env.task().knobs().size())) throw py::index_error("no such knob");
+            if (!std::isfinite(value)) throw py::value_error("a knob's value must be finite");
+            self.env.SetKnob(index, value);
+          },
+          py::arg("index"), py::arg("value"))
       .def_property_readonly("elapsed", [](PyMultiAgentEnv& self) {
         std::lock_guard<std::mutex> lock(self.mutex);
         return self.env.elapsed();

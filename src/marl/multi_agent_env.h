@@ -32,6 +32,9 @@ class MultiAgentEnv {
   int elapsed() const { return elapsed_; }
   bool live(int agent) const { return live_[size_t(agent)] != 0; }
   bool episode_over() const;
+  // The task's knob `index` (MultiAgentTask::knobs) in this world; it keeps its value across resets.
+  float knob(int index) const { return ws_.knobs[size_t(index)]; }
+  void SetKnob(int index, float value) { ws_.knobs[size_t(index)] = value; }
 
   void Reset(std::uint64_t seed, float* obs, float* state, double* infos);
   // Throws std::invalid_argument, before any physics, if a playing agent's action is not

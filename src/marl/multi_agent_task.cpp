@@ -24,6 +24,8 @@ int MultiAgentTask::max_act_dim() const {
 }
 
 void MultiAgentTask::InitWorkspace(MultiAgentWorkspace& ws) const {
+  ws.knobs.clear();
+  for (const Knob& k : knobs_) ws.knobs.push_back(k.initial);
   ws.robots.resize(robots_.size());
   for (size_t r = 0; r < robots_.size(); ++r) {
     const CompiledModel& m = *robots_[r].model;

@@ -26,10 +26,18 @@ struct AgentSpec {
 // One world's scratch for its task: a TaskWorkspace per robot and what a task keeps for
 // the episode. Sized once by MultiAgentTask::InitWorkspace; nothing grows per step.
 struct MultiAgentWorkspace {
+  std::vector<float> knobs;        // the task's runtime knobs (MultiAgentTask::knobs), settable while it runs
   std::vector<TaskWorkspace> robots;
   std::vector<float> controls;     // one robot's controls assembled from several agents
   std::vector<double> robot_info;  // a single-robot task's info row
   std::vector<float> values;       // the task's per-episode values (e.g. the ring's radius)
+};
+
+// A value a running world's task reads every step and training code may change between
+// steps (e.g. the weight of shaping rewards, annealed over training).
+struct Knob {
+  std::string name;
+  float initial = 0.0f;
 };
 
 class MultiAgentTask {
@@ -46,8 +54,9 @@ class MultiAgentTask {
   const InfoLayout& info_layout() const { return info_; }  // every agent's info row
   const std::vector<RobotPlacement>& robots() const { return robots_; }
   const CollisionRule& collision_rule() const { return rule_; }
+  const std::vector<Knob>& knobs() const { return knobs_; }
 
-  // Sizes a world's workspace; the default gives each robot a TaskWorkspace.
+  // Sizes a world's workspace; the default gives each robot a TaskWorkspace and sets the knobs.
   virtual void InitWorkspace(MultiAgentWorkspace& ws) const;
   // Draws the episode's start on the restored world, and writes each agent's reset info.
   virtual void Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const = 0;
@@ -69,6 +78,7 @@ class MultiAgentTask {
   InfoLayout info_;
   std::vector<RobotPlacement> robots_;
   CollisionRule rule_;
+  std::vector<Knob> knobs_;
 
  private:
   int frame_skip_;

@@ -4,6 +4,7 @@
 #include "physics/world_collision_filter.h"
 
 #include <Jolt/Physics/Body/BodyCreationSettings.h>
+#include <Jolt/Physics/Collision/ContactListener.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -24,6 +25,34 @@ float MaxRestitution(const JPH::Body& a, const JPH::SubShapeID&, const JPH::Body
 }
 
 }  // namespace
+
+// Records which robots touch each other: Jolt reports every new and persisting contact
+// manifold during its narrow phase (one thread: our job systems are single-threaded).
+class World::TouchListener final : public JPH::ContactListener {
+ public:
+  explicit TouchListener(World& world) : world_(world) {}
+  void OnContactAdded(const JPH::Body& a, const JPH::Body& b, const JPH::ContactManifold&,
+                      JPH::ContactSettings&) override {
+    Record(a, b);
+  }
+  void OnContactPersisted(const JPH::Body& a, const JPH::Body& b, const JPH::ContactManifold&,
+                          JPH::ContactSettings&) override {
+    Record(a, b);
+  }
+
+ private:
+  int RobotOf(const JPH::Body& body) const {
+    const JPH::uint32 i = body.GetID().GetIndex();
+    return i < world_.body_of_id_.size() ? world_.body_of_id_[i].first : -1;
+  }
+  void Record(const JPH::Body& a, const JPH::Body& b) {
+    const int ra = RobotOf(a), rb = RobotOf(b);
+    if (ra < 0 || rb < 0 || ra == rb) return;
+    const size_t n = world_.robots_.size();
+    world_.touched_[size_t(ra) * n + size_t(rb)] = world_.touched_[size_t(rb) * n + size_t(ra)] = 1;
+  }
+  World& world_;
+};
 
 World::World(ModelPtr model) { Build({RobotPlacement{std::move(model)}}, CollisionRule(1)); }
 
@@ -71,6 +100,11 @@ void World::Build(const std::vector<RobotPlacement>& robots, const CollisionRule
   CreateScene(scene);
   for (size_t i = 0; i < robots.size(); ++i)
     robots_.push_back(std::unique_ptr<Robot>(new Robot(robots[i].model, *this, int(i), robots[i].origin)));
+  if (robots_.size() > 1) {
+    touched_.assign(robots_.size() * robots_.size(), 0);
+    touch_listener_ = std::make_unique<TouchListener>(*this);
+    system_.SetContactListener(touch_listener_.get());
+  }
   system_.OptimizeBroadPhase();
   system_.SaveState(initial_state_);
 }
@@ -104,6 +138,7 @@ void World::RestoreInitialState() {
   initial_state_.Rewind();
   system_.RestoreState(initial_state_);
   for (auto& robot : robots_) robot->RestoreInitialState();
+  ClearTouches();
   contacts_fresh_ = false;
 }
 

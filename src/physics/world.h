@@ -14,6 +14,7 @@
 #include <Jolt/Jolt.h>
 #include <Jolt/Physics/PhysicsSystem.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -78,12 +79,20 @@ class World {
   // Non-zero once Jolt reported running out of contact or pair capacity.
   unsigned update_errors() const { return update_errors_; }
 
+  // Whether bodies of robots a and b touched in any physics update since ClearTouches
+  // (or the world's start or restore). Tracked only in worlds of several robots.
+  bool Touched(int a, int b) const { return !touched_.empty() && touched_[size_t(a) * robots_.size() + size_t(b)]; }
+  void ClearTouches() { std::fill(touched_.begin(), touched_.end(), 0); }
+
  private:
   void Build(const std::vector<RobotPlacement>& robots, const CollisionRule& rule);
   void CreateScene(const CompiledModel& scene);
 
   friend class Robot;
+  class TouchListener;
   JPH::PhysicsSystem system_;
+  std::unique_ptr<TouchListener> touch_listener_;
+  std::vector<unsigned char> touched_;  // robots x robots
   JPH::Ref<JPH::GroupFilter> collision_filter_;
   std::vector<std::unique_ptr<Robot>> robots_;
   // (robot, body) of each Jolt body by BodyID index; robot -1 for the scene.

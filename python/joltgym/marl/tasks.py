@@ -50,6 +50,18 @@ MULTI_AGENT_TASKS: dict[str, MultiAgentSpec] = {
         _factored("Reacher", "2x1"),
         _factored("Humanoid", "9|8"),
         _factored("HumanoidStandup", "9|8"),
+        MultiAgentSpec(
+            name="SumoAnts",
+            entry_point="joltgym.marl.arena:ArenaEnv",
+            max_cycles=500,
+            kwargs={"task": "SumoAnts", "robots": ("Ant",)},
+        ),
+        MultiAgentSpec(
+            name="SumoHumanoids",
+            entry_point="joltgym.marl.arena:ArenaEnv",
+            max_cycles=500,
+            kwargs={"task": "SumoHumanoids", "robots": ("Humanoid",)},
+        ),
     )
 }
 

@@ -1,0 +1,56 @@
+"""Multi-agent tasks in a shared world (SumoAnts, SumoHumanoids, ...): robots of one or more
+models, one native task that scores every agent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from joltgym import _native
+from joltgym.marl.parallel_env import JoltParallelEnv
+from joltgym.model import SolverSettings, load_model
+from joltgym.tasks import task_spec
+
+
+class ArenaEnv(JoltParallelEnv):
+    """A native multi-agent task on the models of the given single-agent tasks.
+
+    Args:
+        task: the native multi-agent task ("SumoAnts", ...).
+        robots: the single-agent task whose model (and measured solver settings) each kind of
+            robot uses, e.g. ("Ant",).
+        max_cycles: truncation (None: the task ends its own episodes).
+        pad_observations: see JoltParallelEnv.
+        solver: Jolt solver settings (default: the first robot's task's).
+        **task_kwargs: the task's keyword arguments (``_native.multi_agent_task_type(task).defaults``).
+    """
+
+    def __init__(
+        self,
+        task: str,
+        robots: tuple[str, ...],
+        max_cycles: int | None = None,
+        pad_observations: bool = False,
+        render_mode: str | None = None,
+        solver: SolverSettings | None = None,
+        **task_kwargs: Any,
+    ):
+        pickle_kwargs = dict(task=task, robots=robots, max_cycles=max_cycles, pad_observations=pad_observations,
+                             render_mode=render_mode, solver=solver, **task_kwargs)
+        specs = [task_spec(name) for name in robots]
+        self.models = [load_model(spec.xml_file, solver=solver or specs[0].solver) for spec in specs]
+        native = _native.multi_agent_task_type(task).create([m.native for m in self.models], **task_kwargs)
+        JoltParallelEnv.__init__(
+            self, native, name=f"joltgym/{task}-v0", max_cycles=max_cycles, pad_observations=pad_observations,
+            render_mode=render_mode, pickle_kwargs=pickle_kwargs,
+        )
+        self._knobs = {name: i for i, (name, _) in enumerate(native.knobs)}
+
+    @property
+    def shaping_weight(self) -> float:
+        """The weight of the shaping rewards (reward = sparse + shaping_weight * shaping); set it
+        to anneal from dense to sparse rewards while training."""
+        return self._env.knob(self._knobs["shaping_weight"])
+
+    @shaping_weight.setter
+    def shaping_weight(self, value: float) -> None:
+        self._env.set_knob(self._knobs["shaping_weight"], float(value))
