@@ -13,7 +13,7 @@ ZERO = np.zeros(8, np.float32)
 
 
 def sumo_ants(**kwargs) -> ArenaEnv:
-    return ArenaEnv("SumoAnts", ("Ant",), **kwargs)
+    return ArenaEnv("SumoAnts", ("ant.xml",), "Ant", **kwargs)
 
 
 def place(env: ArenaEnv, agent: int, xyz, upside_down: bool = False) -> None:

@@ -20,7 +20,7 @@ namespace {
 // Python threads (reset and step release the GIL).
 struct PyMultiAgentEnv {
   PyMultiAgentEnv(std::shared_ptr<const MultiAgentTask> task, int max_episode_steps)
-      : env(std::move(task), max_episode_steps) {}
+      : env(std::move(task), max_episode_steps), ctx(TempBytesFor(env.world())) {}
   std::mutex mutex;
   MultiAgentEnv env;
   StepContext ctx;

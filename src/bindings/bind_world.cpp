@@ -18,7 +18,7 @@ namespace {
 // Python threads (step releases the GIL).
 struct PyWorld {
   template <class... Args>
-  explicit PyWorld(Args&&... args) : world(std::forward<Args>(args)...) {}
+  explicit PyWorld(Args&&... args) : world(std::forward<Args>(args)...), ctx(TempBytesFor(world)) {}
   template <class F>
   decltype(auto) WithWorld(F&& f) {
     std::lock_guard<std::mutex> lock(mutex);

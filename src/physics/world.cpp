@@ -60,6 +60,12 @@ World::World(const std::vector<RobotPlacement>& robots, const CollisionRule& rul
 
 World::~World() = default;
 
+size_t TempBytesFor(const World& world) {
+  size_t bodies = 0;
+  for (int i = 0; i < world.num_robots(); ++i) bodies += size_t(world.robot(i).num_bodies());
+  return std::max<size_t>(size_t(1) << 20, bodies * (size_t(32) << 10));
+}
+
 void World::Build(const std::vector<RobotPlacement>& robots, const CollisionRule& rule) {
   EnsureJoltRuntime();
   if (robots.empty()) throw std::invalid_argument("a world needs at least one robot");

@@ -52,6 +52,11 @@ class CollisionRule {
   std::vector<RobotContact> contact_;
 };
 
+class World;
+// Jolt temp memory (StepContext) that stepping this world takes without falling back to
+// malloc: 1 MB covers one robot; contacts between many robots need more.
+size_t TempBytesFor(const World& world);
+
 class World {
  public:
   // One robot at the origin; the scene is its model's static geoms.

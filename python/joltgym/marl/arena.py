@@ -16,28 +16,29 @@ class ArenaEnv(JoltParallelEnv):
 
     Args:
         task: the native multi-agent task ("SumoAnts", ...).
-        robots: the single-agent task whose model (and measured solver settings) each kind of
-            robot uses, e.g. ("Ant",).
+        models: the model file of each kind of robot the task takes, e.g. ("ant.xml",).
+        solver_of: the single-agent task whose measured solver settings the world uses.
         max_cycles: truncation (None: the task ends its own episodes).
         pad_observations: see JoltParallelEnv.
-        solver: Jolt solver settings (default: the first robot's task's).
+        solver: Jolt solver settings (default: those of `solver_of`).
         **task_kwargs: the task's keyword arguments (``_native.multi_agent_task_type(task).defaults``).
     """
 
     def __init__(
         self,
         task: str,
-        robots: tuple[str, ...],
+        models: tuple[str, ...],
+        solver_of: str,
         max_cycles: int | None = None,
         pad_observations: bool = False,
         render_mode: str | None = None,
         solver: SolverSettings | None = None,
         **task_kwargs: Any,
     ):
-        pickle_kwargs = dict(task=task, robots=robots, max_cycles=max_cycles, pad_observations=pad_observations,
-                             render_mode=render_mode, solver=solver, **task_kwargs)
-        specs = [task_spec(name) for name in robots]
-        self.models = [load_model(spec.xml_file, solver=solver or specs[0].solver) for spec in specs]
+        pickle_kwargs = dict(task=task, models=models, solver_of=solver_of, max_cycles=max_cycles,
+                             pad_observations=pad_observations, render_mode=render_mode, solver=solver, **task_kwargs)
+        solver = solver or task_spec(solver_of).solver
+        self.models = [load_model(xml, solver=solver) for xml in models]
         native = _native.multi_agent_task_type(task).create([m.native for m in self.models], **task_kwargs)
         JoltParallelEnv.__init__(
             self, native, name=f"joltgym/{task}-v0", max_cycles=max_cycles, pad_observations=pad_observations,

@@ -54,13 +54,19 @@ MULTI_AGENT_TASKS: dict[str, MultiAgentSpec] = {
             name="SumoAnts",
             entry_point="joltgym.marl.arena:ArenaEnv",
             max_cycles=500,
-            kwargs={"task": "SumoAnts", "robots": ("Ant",)},
+            kwargs={"task": "SumoAnts", "models": ("ant.xml",), "solver_of": "Ant"},
         ),
         MultiAgentSpec(
             name="SumoHumanoids",
             entry_point="joltgym.marl.arena:ArenaEnv",
             max_cycles=500,
-            kwargs={"task": "SumoHumanoids", "robots": ("Humanoid",)},
+            kwargs={"task": "SumoHumanoids", "models": ("humanoid.xml",), "solver_of": "Humanoid"},
+        ),
+        MultiAgentSpec(
+            name="AntSwarm",
+            entry_point="joltgym.marl.arena:ArenaEnv",
+            max_cycles=1000,
+            kwargs={"task": "AntSwarm", "models": ("ant.xml", "swarm_box.xml"), "solver_of": "Ant"},
         ),
     )
 }
