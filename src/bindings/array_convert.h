@@ -40,4 +40,19 @@ inline FloatArray AsFloatArray(const py::handle& obj, std::vector<py::ssize_t> s
   return converted;
 }
 
+template <class T>
+using Buffer = py::array_t<T, py::array::c_style>;
+
+// A caller-owned output buffer with exactly `shape` and T's dtype. Our own Python wrappers
+// allocate these; still checked, a wrong one would otherwise be written out of bounds.
+template <class T>
+T* Writable(py::array& array, std::vector<py::ssize_t> shape, const char* what) {
+  if (!py::isinstance<Buffer<T>>(array) || !(array.flags() & py::array::c_style) || !array.writeable())
+    throw py::type_error(std::string(what) + ": expected a writable C-contiguous buffer of the right dtype");
+  bool ok = array.ndim() == py::ssize_t(shape.size());
+  for (size_t i = 0; ok && i < shape.size(); ++i) ok = array.shape(py::ssize_t(i)) == shape[i];
+  if (!ok) throw py::value_error(std::string(what) + ": buffer has the wrong shape");
+  return static_cast<T*>(array.mutable_data());
+}
+
 }  // namespace joltgym::bindings

@@ -6,6 +6,7 @@
 
 #include "marl/factored_task.h"
 #include "marl/multi_agent_env.h"
+#include "pool/multi_agent_pool.h"
 
 #include <pybind11/stl.h>
 
@@ -36,6 +37,25 @@ py::tuple Outputs(const MultiAgentTask& t) {
   const py::ssize_t n = t.num_agents();
   return py::make_tuple(py::array_t<float>({n, py::ssize_t(t.max_obs_dim())}), py::array_t<float>(t.state_dim()),
                         py::array_t<double>({n, py::ssize_t(t.info_layout().size())}));
+}
+
+MultiAgentPoolOutput PoolOutputs(MultiAgentPool& pool, const py::list& outputs) {
+  if (outputs.size() != 8) throw py::value_error("outputs: 8 buffers expected");
+  const MultiAgentTask& t = pool.task();
+  const py::ssize_t w = pool.num_worlds(), a = t.num_agents();
+  auto at = [&](size_t i) { return outputs[i].cast<py::array>(); };
+  py::array obs = at(0), state = at(1), rewards = at(2), terminated = at(3), truncated = at(4), infos = at(5),
+            was_reset = at(6), acted = at(7);
+  MultiAgentPoolOutput out;
+  out.obs = Writable<float>(obs, {w, a, t.max_obs_dim()}, "obs");
+  out.state = Writable<float>(state, {w, t.state_dim()}, "state");
+  out.rewards = Writable<float>(rewards, {w, a}, "rewards");
+  out.terminated = Writable<bool>(terminated, {w, a}, "terminated");
+  out.truncated = Writable<bool>(truncated, {w, a}, "truncated");
+  out.infos = Writable<double>(infos, {w, a, t.info_layout().size()}, "infos");
+  out.was_reset = Writable<bool>(was_reset, {w}, "was_reset");
+  out.acted = Writable<bool>(acted, {w, a}, "acted");
+  return out;
 }
 
 }  // namespace
@@ -197,6 +217,51 @@ void BindMarl(py::module_& m) {
         for (int i = 0; i < self->env.world().num_robots(); ++i) out.append(PyEnvRobot{self, i});
         return out;
       });
+
+  py::class_<MultiAgentPool>(m, "MultiAgentPool",
+                             "num_envs worlds of one multi-agent task on persistent native threads (NEXT_STEP autoreset).")
+      .def(py::init([](std::shared_ptr<MultiAgentTask> task, int num_envs, int num_threads, int max_episode_steps,
+                       std::uint64_t entropy) {
+             if (!task) throw py::value_error("MultiAgentPool needs a task");
+             if (num_envs < 1) throw py::value_error("num_envs must be >= 1, got " + std::to_string(num_envs));
+             if (num_threads < 1) throw py::value_error("num_threads must be >= 1");
+             py::gil_scoped_release release;
+             return std::make_unique<MultiAgentPool>(task, num_envs, num_threads, max_episode_steps, entropy);
+           }),
+           py::arg("task"), py::arg("num_envs"), py::arg("num_threads") = 1, py::arg("max_episode_steps") = 0,
+           py::arg("entropy") = 0)
+      .def_property_readonly("num_envs", &MultiAgentPool::num_worlds)
+      .def_property_readonly("num_threads", &MultiAgentPool::num_threads)
+      .def("set_knob", [](MultiAgentPool& self, int index, float value) {
+             if (index < 0 || index >= int(self.task().knobs().size())) throw py::index_error("no such knob");
+             if (!std::isfinite(value)) throw py::value_error("a knob's value must be finite");
+             self.SetKnob(index, value);
+           }, py::arg("index"), py::arg("value"))
+      .def(
+          "reset_into",
+          [](MultiAgentPool& self, const py::list& outputs, const py::object& seeds) {
+            MultiAgentPoolOutput out = PoolOutputs(self, outputs);
+            Buffer<std::uint64_t> seed_array;
+            if (!seeds.is_none()) {
+              seed_array = Buffer<std::uint64_t>::ensure(seeds);
+              if (!seed_array || seed_array.ndim() != 1 || seed_array.shape(0) != self.num_worlds())
+                throw py::value_error("seeds must be a uint64 array of length num_envs");
+            }
+            py::gil_scoped_release release;
+            self.Reset(seeds.is_none() ? nullptr : seed_array.data(), out);
+          },
+          py::arg("outputs"), py::arg("seeds") = py::none(),
+          "Reset every world into outputs = [obs, state, rewards, terminated, truncated, infos, was_reset, acted].")
+      .def(
+          "step_into",
+          [](MultiAgentPool& self, const py::object& actions, const py::list& outputs) {
+            const MultiAgentTask& t = self.task();
+            auto a = AsFloatArray(actions, {self.num_worlds(), t.num_agents(), t.max_act_dim()}, "actions");
+            MultiAgentPoolOutput out = PoolOutputs(self, outputs);
+            py::gil_scoped_release release;
+            self.Step(a.data(), out);
+          },
+          py::arg("actions"), py::arg("outputs"), "Step every world (actions [num_envs, agents, max_act_dim]).");
 
   py::class_<PyEnvRobot> robot(m, "MultiAgentEnvRobot", "One robot of a MultiAgentEnv's world.");
   robot.def_property_readonly("index", [](const PyEnvRobot& r) { return r.index; });

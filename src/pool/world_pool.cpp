@@ -1,20 +1,13 @@
 #include "pool/world_pool.h"
 
 #include "envs/action_check.h"
+#include "pool/seed_stream.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 namespace joltgym {
 namespace {
-
-// SplitMix64: each env's stream of episode seeds.
-std::uint64_t NextSeed(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 std::string EnvList(const std::vector<int>& envs) {
   std::string out;

@@ -1,0 +1,137 @@
+"""Many worlds of one multi-agent env, stepped natively on persistent threads with the GIL
+released; arrays are [num_envs, agents, ...]. A world whose episode is over (every agent done)
+starts a new one at its next step, as Gymnasium's NEXT_STEP autoreset: that step ignores its
+actions and returns the reset observation with ``infos["_reset"]`` set for the world.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+import numpy as np
+import pettingzoo
+
+from joltgym import _native
+
+
+class MultiAgentVectorEnv:
+    """``num_envs`` copies of a registered multi-agent env (``"joltgym/MaHumanoid-v0"``).
+
+    Args:
+        env_id: a PettingZoo id registered by joltgym.
+        num_envs: worlds (>= 1).
+        num_threads: worker threads (default ``min(hardware threads, 16)``); results do not depend on it.
+        copy: return copies of the result buffers (default) rather than the buffers themselves.
+        **kwargs: the env's own keyword arguments (``agent_conf=``, ``max_cycles=``, ``num_ants=``, ...).
+
+    Observations are padded to the largest agent's (``obs_dims`` gives each agent's own size).
+    """
+
+    def __init__(self, env_id: str, num_envs: int, num_threads: int | None = None, copy: bool = True, **kwargs: Any):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        if num_threads is not None and int(num_threads) < 1:
+            raise ValueError(f"num_threads must be >= 1, got {num_threads}")
+        prototype = pettingzoo.make("parallel", env_id, **kwargs)  # builds and checks the task
+        self.env_id = env_id
+        self.task = prototype.task
+        self.possible_agents = list(prototype.possible_agents)
+        self.observation_spaces = {a: prototype.observation_space(a) for a in self.possible_agents}
+        self.action_spaces = {a: prototype.action_space(a) for a in self.possible_agents}
+        self.state_space = prototype.state_space
+        self.obs_dims = [self.task.agents[i]["obs_dim"] for i in range(self.task.num_agents)]
+        self.num_envs = int(num_envs)
+        self.copy = copy
+        self.max_cycles = prototype.max_cycles
+        self._knobs = {name: (i, value) for i, (name, value) in enumerate(self.task.knobs)}
+        threads = int(num_threads or min(16, os.cpu_count() or 1))
+        entropy = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        self._pool = _native.MultiAgentPool(
+            self.task, self.num_envs, num_threads=threads, max_episode_steps=int(self.max_cycles or 0), entropy=entropy
+        )
+        w, a = self.num_envs, self.task.num_agents
+        self._buffers = [
+            np.zeros((w, a, self.task.max_obs_dim), np.float32),
+            np.zeros((w, self.task.state_dim), np.float32),
+            np.zeros((w, a), np.float32),
+            np.zeros((w, a), bool),
+            np.zeros((w, a), bool),
+            np.zeros((w, a, sum(width for _, _, width, _ in self.task.info_layout)), np.float64),
+            np.zeros(w, bool),
+            np.zeros((w, a), bool),
+        ]
+        self._lock = threading.Lock()
+        self.closed = False
+
+    @property
+    def num_threads(self) -> int:
+        return self._pool.num_threads
+
+    def reset(self, seed: int | None = None):
+        """Reset every world; an int seed gives world w the seed stream ``seed + w``."""
+        seeds = None
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+                raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+            seeds = np.arange(self.num_envs, dtype=np.uint64) + np.uint64(seed)
+        with self._lock:
+            self._check_open()
+            self._pool.reset_into(self._buffers, seeds)
+            return self._out(0), self._infos(reset=True)
+
+    def step(self, actions: np.ndarray):
+        """actions [num_envs, agents, max_act_dim] -> obs, rewards, terminations, truncations, infos
+        (arrays [num_envs, agents, ...]; ``infos["_reset"]`` marks worlds that began a new episode,
+        ``infos["acted"]`` the agents that played in this step)."""
+        with self._lock:
+            self._check_open()
+            self._pool.step_into(actions, self._buffers)
+            return self._out(0), self._out(2), self._out(3), self._out(4), self._infos(reset=False)
+
+    def state(self) -> np.ndarray:
+        return self._out(1)
+
+    @property
+    def shaping_weight(self) -> float:
+        """The shaping rewards' weight in every world (tasks that have one, e.g. sumo)."""
+        return self._knob("shaping_weight")[1]
+
+    @shaping_weight.setter
+    def shaping_weight(self, value: float) -> None:
+        index, _ = self._knob("shaping_weight")
+        self._pool.set_knob(index, float(value))
+        self._knobs["shaping_weight"] = (index, float(value))
+
+    def _knob(self, name: str) -> tuple[int, float]:
+        if name not in self._knobs:
+            raise AttributeError(f"{self.env_id} has no {name}")
+        return self._knobs[name]
+
+    def to_dicts(self, obs: np.ndarray, world: int) -> dict[str, np.ndarray]:
+        """One world's observations as PettingZoo's dict, each agent's unpadded."""
+        return {agent: obs[world, i, : self.obs_dims[i]] for i, agent in enumerate(self.possible_agents)}
+
+    def close(self) -> None:
+        with self._lock:
+            self._pool = None
+            self.closed = True
+
+    def _out(self, index: int) -> np.ndarray:
+        return self._buffers[index].copy() if self.copy else self._buffers[index]
+
+    def _infos(self, reset: bool) -> dict[str, np.ndarray]:
+        rows = self._buffers[5]
+        infos: dict[str, np.ndarray] = {}
+        for key, offset, width, at_reset in self.task.info_layout:
+            if reset and not at_reset:
+                continue
+            infos[key] = rows[:, :, offset].copy() if width == 1 else rows[:, :, offset : offset + width].copy()
+        infos["_reset"] = self._buffers[6].copy()
+        infos["acted"] = self._buffers[7].copy()
+        return infos
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise RuntimeError("this MultiAgentVectorEnv is closed")
