@@ -1,5 +1,6 @@
 #include "marl/ant_swarm.h"
 
+#include "marl/arena_terms.h"
 #include "tasks/contact_terms.h"
 #include "tasks/observation_terms.h"
 
@@ -17,11 +18,6 @@ constexpr int kSwarmObs = 16;  // box 3 + 3, goal 2 + 2, two nearest ants 3 + 3
 enum Value { kGoalX = 0, kGoalY, kDistanceBefore, kValues };
 // An Ant's legs reach about 0.95 m from its torso: neighbours on the start circle keep 2 m apart.
 constexpr float kAntSpacing = 2.0f;
-
-JPH::Quat HeadingOf(const Robot& robot) {
-  const JPH::Vec3 forward = robot.body(0).GetRotation() * JPH::Vec3::sAxisX();
-  return JPH::Quat::sRotation(JPH::Vec3::sAxisZ(), -std::atan2(forward.GetY(), forward.GetX()));
-}
 
 JPH::Vec3 TorsoOf(const Robot& robot) { return JPH::Vec3(robot.body(0).GetPosition() - robot.origin()); }
 
@@ -81,11 +77,7 @@ void AntSwarmTask::Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double
     Robot& robot = world.robot(i);
     ant_task_->SampleInitialState(robot, rng, rws);
     const float angle = offset + 2.0f * JPH::JPH_PI * float(i) / float(params_.num_ants);
-    rws.qpos[0] += start_radius_ * std::cos(angle);
-    rws.qpos[1] += start_radius_ * std::sin(angle);
-    const JPH::Quat noisy(rws.qpos[4], rws.qpos[5], rws.qpos[6], rws.qpos[3]);
-    const JPH::Quat facing = (JPH::Quat::sRotation(JPH::Vec3::sAxisZ(), angle + JPH::JPH_PI) * noisy).Normalized();
-    rws.qpos[3] = facing.GetW(), rws.qpos[4] = facing.GetX(), rws.qpos[5] = facing.GetY(), rws.qpos[6] = facing.GetZ();
+    PlaceFreeRoot(rws, start_radius_ * std::cos(angle), start_radius_ * std::sin(angle), angle + JPH::JPH_PI);
     robot.SetState(rws.qpos.data(), rws.qvel.data());
   }
   ws.values[kDistanceBefore] = BoxToGoal(world, ws);
@@ -103,7 +95,7 @@ void AntSwarmTask::Observe(World& world, MultiAgentWorkspace& ws, float* obs, fl
     float* row = obs + size_t(i) * size_t(width);
     ant_task_->Observe(robot, ws.robots[size_t(i)], row);
     float* out = row + ant_task_->obs_dim();
-    const JPH::Quat to_heading = HeadingOf(robot);
+    const JPH::Quat to_heading = HeadingFrame(robot.body(0).GetRotation());
     const JPH::Vec3 self = TorsoOf(robot);
     const JPH::Vec3 self_vel = robot.body(0).GetLinearVelocity();
     const JPH::Vec3 terms[] = {to_heading * (box_pos - self), to_heading * (box_vel - self_vel)};

@@ -1,5 +1,6 @@
 #include "marl/sumo.h"
 
+#include "marl/arena_terms.h"
 #include "tasks/contact_terms.h"
 #include "tasks/observation_terms.h"
 
@@ -26,12 +27,6 @@ Torso TorsoOf(const TaskWorkspace& ws) {
   const auto& q = ws.qpos;
   const auto& v = ws.qvel;
   return {JPH::Vec3(q[0], q[1], q[2]), JPH::Vec3(v[0], v[1], v[2]), JPH::Quat(q[4], q[5], q[6], q[3]).Normalized()};
-}
-
-// The rotation about z that turns world axes into the robot's heading frame (x forward, z up).
-JPH::Quat HeadingFrame(const Torso& torso) {
-  const JPH::Vec3 forward = torso.rot * JPH::Vec3::sAxisX();
-  return JPH::Quat::sRotation(JPH::Vec3::sAxisZ(), -std::atan2(forward.GetY(), forward.GetX()));
 }
 
 float PlanarDistance(const JPH::Vec3& p) { return std::hypot(p.GetX(), p.GetY()); }
@@ -101,11 +96,8 @@ void SumoTask::Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double* in
     // Opposite ends of a random diameter, each facing the other, with the robot's own noise.
     const float side = i == 0 ? -1.0f : 1.0f;
     const float yaw = i == 0 ? angle : angle + JPH::JPH_PI;
-    rws.qpos[0] += side * params_.start_distance * std::cos(angle);
-    rws.qpos[1] += side * params_.start_distance * std::sin(angle);
-    const JPH::Quat noisy(rws.qpos[4], rws.qpos[5], rws.qpos[6], rws.qpos[3]);
-    const JPH::Quat turned = (JPH::Quat::sRotation(JPH::Vec3::sAxisZ(), yaw) * noisy).Normalized();
-    rws.qpos[3] = turned.GetW(), rws.qpos[4] = turned.GetX(), rws.qpos[5] = turned.GetY(), rws.qpos[6] = turned.GetZ();
+    PlaceFreeRoot(rws, side * params_.start_distance * std::cos(angle), side * params_.start_distance * std::sin(angle),
+                  yaw);
     robot.SetState(rws.qpos.data(), rws.qvel.data());
   }
   WriteArenaInfo(world, ws, infos);
@@ -133,7 +125,7 @@ void SumoTask::Observe(World& world, MultiAgentWorkspace& ws, float* obs, float*
   for (int i = 0; i < 2; ++i) {
     const Torso& self = torsos[i];
     const Torso& other = torsos[1 - i];
-    const JPH::Quat to_heading = HeadingFrame(self);
+    const JPH::Quat to_heading = HeadingFrame(self.rot);
     float* out = obs + size_t(i) * size_t(width) + arena_obs_offset_;
     const JPH::Vec3 rel_pos = to_heading * (other.pos - self.pos);
     const JPH::Vec3 rel_vel = to_heading * (other.vel - self.vel);
