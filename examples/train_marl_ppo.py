@@ -211,11 +211,12 @@ def main(argv=None) -> None:
     high = np.stack([env.action_spaces[a].high for a in env.possible_agents])
 
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    episodes = csv.writer(open(args.out, "w", newline=""))
+    # Line-buffered: a run that is stopped early keeps every row it wrote.
+    episodes = csv.writer(open(args.out, "w", newline="", buffering=1))
     episodes.writerow(["global_step", "wall_seconds", "episode_return", "episode_length"])
     eval_path = args.out.replace(".csv", "_eval.csv")
     if args.self_play:
-        evals = csv.writer(open(eval_path, "w", newline=""))
+        evals = csv.writer(open(eval_path, "w", newline="", buffering=1))
         evals.writerow(["global_step", "win_rate_vs_random", "win_rate_vs_initial"])
 
     obs, _ = env.reset(seed=args.seed)
