@@ -69,7 +69,7 @@ def test_bad_set_state_shapes(env):
         env.set_state(np.zeros(9), np.zeros(3))
 
 
-@pytest.mark.parametrize("kwargs", [{"frame_skip": 0}, {"render_mode": "rgb_array"}])
+@pytest.mark.parametrize("kwargs", [{"frame_skip": 0}, {"render_mode": "rgb"}])
 def test_bad_constructor_arguments(kwargs):
     with pytest.raises(ValueError):
         gym.make("joltgym/HalfCheetah-v0", **kwargs)

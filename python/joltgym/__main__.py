@@ -1,4 +1,8 @@
-"""Smoke-run every registered joltgym task: ``python -m joltgym [--steps N] [--task ID]``."""
+"""Smoke-run every registered joltgym task: ``python -m joltgym [--steps N] [--task ID]``.
+
+``--stills DIR`` writes a picture of every registered id (single- and multi-agent) instead,
+``--record DIR`` a short clip of each (needs moviepy).
+"""
 
 from __future__ import annotations
 
@@ -29,8 +33,18 @@ def main(argv: list[str] | None = None) -> None:
         prog="python -m joltgym", description="Run each registered joltgym task briefly with random actions."
     )
     parser.add_argument("--steps", type=int, default=2000, help="env steps per task (default 2000)")
-    parser.add_argument("--task", choices=joltgym.task_ids(), help="run only this task id")
+    parser.add_argument("--task", choices=joltgym.task_ids() + joltgym.multi_agent_ids(), help="only this id")
+    parser.add_argument("--stills", metavar="DIR", help="write a picture of each id into DIR (the README's)")
+    parser.add_argument("--record", metavar="DIR", help="write a short clip of each id into DIR")
     args = parser.parse_args(argv)
+
+    if args.stills or args.record:
+        from joltgym import recording
+
+        for env_id in [args.task] if args.task else joltgym.task_ids() + joltgym.multi_agent_ids():
+            path = recording.write_still(env_id, args.stills) if args.stills else recording.write_clip(env_id, args.record)
+            print(f"{env_id:<34} {path}")
+        return
 
     print(f"joltgym {joltgym.__version__}")
     for task_id in [args.task] if args.task else joltgym.task_ids():

@@ -177,6 +177,9 @@ def _geom_desc(m: mujoco.MjModel, d: mujoco.MjData, g: int, frame_pos, frame_rot
     geom.friction = float(m.geom_friction[g][0])
     geom.condim = int(m.geom_condim[g])
     geom.mj_body = int(m.geom_bodyid[g])
+    material = int(m.geom_matid[g])
+    geom.rgba = [float(x) for x in (m.mat_rgba[material] if material >= 0 else m.geom_rgba[g])]
+    geom.group = int(m.geom_group[g])
     return geom
 
 
@@ -185,6 +188,8 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
     _check_supported(m)
     d = mujoco.MjData(m)
     mujoco.mj_kinematics(m, d)
+    mujoco.mj_comPos(m, d)
+    mujoco.mj_camlight(m, d)  # camera frames
 
     simulated = [b for b in range(1, m.nbody) if m.body_weldid[b] == b]
     index_of = {b: i for i, b in enumerate(simulated)}
@@ -290,6 +295,20 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         sites.append(place(site, int(m.site_bodyid[i]), d.site_xpos[i]))
     desc.sites = sites
     desc.tendons = _fixed_tendons(m)
+    cameras = []
+    for c in range(m.ncam):
+        camera = _native.CameraDesc()
+        camera.name = _name(m, "camera", c)
+        camera.mode = int(m.cam_mode[c])
+        owner = int(m.cam_bodyid[c])
+        place(camera, owner, d.cam_xpos[c])
+        _, rot = weld_frame(owner)
+        camera.quat = _quat_of(rot.T @ d.cam_xmat[c].reshape(3, 3))
+        camera.world_pos0 = [float(x) for x in d.cam_xpos[c]]
+        camera.world_quat0 = _quat_of(d.cam_xmat[c].reshape(3, 3))
+        camera.fovy = float(m.cam_fovy[c])
+        cameras.append(camera)
+    desc.cameras = cameras
     frames = []
     for b in range(m.nbody):
         frame = _native.BodyFrameDesc()

@@ -8,7 +8,7 @@ read this table. Solver settings are chosen per task by measurement
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from joltgym import _native
@@ -23,6 +23,8 @@ class TaskSpec:
     env_entry_point: str
     max_episode_steps: int
     reward_threshold: float | None = None
+    # Gymnasium v5's DEFAULT_CAMERA_CONFIG of the task (joltgym.rendering: tracks body 1 unless trackbodyid says not)
+    camera: dict[str, Any] = field(default_factory=dict)
 
     @property
     def env_id(self) -> str:
@@ -54,6 +56,7 @@ TASKS: dict[str, TaskSpec] = {
             env_entry_point="joltgym.envs.half_cheetah:HalfCheetahEnv",
             max_episode_steps=1000,
             reward_threshold=4800.0,
+            camera={"distance": 4.0},
         ),
         TaskSpec(
             name="Hopper",
@@ -63,6 +66,7 @@ TASKS: dict[str, TaskSpec] = {
             env_entry_point="joltgym.envs.hopper:HopperEnv",
             max_episode_steps=1000,
             reward_threshold=3800.0,
+            camera={"trackbodyid": 2, "distance": 3.0, "lookat": (0.0, 0.0, 1.15), "elevation": -20.0},
         ),
         TaskSpec(
             name="Walker2d",
@@ -71,6 +75,7 @@ TASKS: dict[str, TaskSpec] = {
             solver=SolverSettings(substeps=1, velocity_iterations=6, position_iterations=2, baumgarte=0.5),
             env_entry_point="joltgym.envs.hopper:Walker2dEnv",
             max_episode_steps=1000,
+            camera={"trackbodyid": 2, "distance": 4.0, "lookat": (0.0, 0.0, 1.15), "elevation": -20.0},
         ),
         TaskSpec(
             name="InvertedPendulum",
@@ -80,6 +85,7 @@ TASKS: dict[str, TaskSpec] = {
             env_entry_point="joltgym.envs.inverted_pendulum:InvertedPendulumEnv",
             max_episode_steps=1000,
             reward_threshold=950.0,
+            camera={"trackbodyid": 0, "distance": 2.04},
         ),
         TaskSpec(
             name="InvertedDoublePendulum",
@@ -89,6 +95,7 @@ TASKS: dict[str, TaskSpec] = {
             env_entry_point="joltgym.envs.inverted_pendulum:InvertedDoublePendulumEnv",
             max_episode_steps=1000,
             reward_threshold=9100.0,
+            camera={"trackbodyid": 0, "distance": 4.1225, "lookat": (0.0, 0.0, 0.1225)},
         ),
         TaskSpec(
             name="Ant",
@@ -98,6 +105,7 @@ TASKS: dict[str, TaskSpec] = {
             env_entry_point="joltgym.envs.ant:AntEnv",
             max_episode_steps=1000,
             reward_threshold=6000.0,
+            camera={"distance": 4.0},
         ),
         TaskSpec(
             name="Humanoid",
@@ -106,6 +114,7 @@ TASKS: dict[str, TaskSpec] = {
             solver=SolverSettings(substeps=1, velocity_iterations=20, position_iterations=2, baumgarte=0.5),
             env_entry_point="joltgym.envs.humanoid:HumanoidEnv",
             max_episode_steps=1000,
+            camera={"trackbodyid": 1, "distance": 4.0, "lookat": (0.0, 0.0, 2.0), "elevation": -20.0},
         ),
         TaskSpec(
             name="HumanoidStandup",
@@ -114,6 +123,7 @@ TASKS: dict[str, TaskSpec] = {
             solver=SolverSettings(substeps=2, velocity_iterations=20, position_iterations=2, baumgarte=1.0),
             env_entry_point="joltgym.envs.humanoid:HumanoidStandupEnv",
             max_episode_steps=1000,
+            camera={"trackbodyid": 1, "distance": 4.0, "lookat": (0.0, 0.0, 0.8925), "elevation": -20.0},
         ),
         TaskSpec(
             name="Reacher",
@@ -123,6 +133,7 @@ TASKS: dict[str, TaskSpec] = {
             env_entry_point="joltgym.envs.reacher:ReacherEnv",
             max_episode_steps=50,
             reward_threshold=-3.75,
+            camera={"trackbodyid": 0},
         ),
         TaskSpec(
             name="Swimmer",
@@ -132,6 +143,7 @@ TASKS: dict[str, TaskSpec] = {
             env_entry_point="joltgym.envs.swimmer:SwimmerEnv",
             max_episode_steps=1000,
             reward_threshold=360.0,
+            camera={},
         ),
     )
 }

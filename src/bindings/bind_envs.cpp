@@ -3,6 +3,7 @@
 // arrays; the logic lives in src/tasks.
 #include "bindings/array_convert.h"
 #include "bindings/bindings.h"
+#include "bindings/render_frame.h"
 #include "bindings/task_params_convert.h"
 #include "bindings/world_arrays.h"
 
@@ -129,6 +130,7 @@ void BindEnvs(py::module_& m) {
             return obs;
           },
           "The task's observation of the current state (e.g. after set_state).");
+  DefRender<TaskCore>(core, [](TaskCore& s, auto&& f) { s.WithWorld(f); });
   DefineWorldViews(core, [](TaskCore& s, auto&& f) { return s.WithRobot(f); });
 }
 

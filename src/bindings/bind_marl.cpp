@@ -1,6 +1,7 @@
 // Multi-agent tasks and the single multi-agent env: conversion and GIL release only.
 #include "bindings/array_convert.h"
 #include "bindings/bindings.h"
+#include "bindings/render_frame.h"
 #include "bindings/task_params_convert.h"
 #include "bindings/world_arrays.h"
 
@@ -26,6 +27,15 @@ struct PyMultiAgentEnv {
   MultiAgentEnv env;
   StepContext ctx;
 };
+
+// A task's floor marks as the circles render() takes.
+py::list MarksToCircles(const std::vector<FloorMark>& marks) {
+  py::list out;
+  for (const FloorMark& mark : marks)
+    out.append(py::dict(py::arg("x") = mark.x, py::arg("y") = mark.y, py::arg("radius") = mark.radius,
+                        py::arg("filled") = mark.filled));
+  return out;
+}
 
 // One robot of a PyMultiAgentEnv's world, read under the env's lock.
 struct PyEnvRobot {
@@ -143,7 +153,7 @@ void BindMarl(py::module_& m) {
   m.def("multi_agent_task_type", &MultiAgentTaskType::Find, py::arg("name"), py::return_value_policy::reference);
   m.def("multi_agent_task_types", &MultiAgentTaskType::All, py::return_value_policy::reference);
 
-  py::class_<PyMultiAgentEnv, std::shared_ptr<PyMultiAgentEnv>>(m, "MultiAgentEnv",
+  auto env = py::class_<PyMultiAgentEnv, std::shared_ptr<PyMultiAgentEnv>>(m, "MultiAgentEnv",
                                                                 "One world of a multi-agent task, stepped natively.")
       .def(py::init([](std::shared_ptr<MultiAgentTask> task, int max_episode_steps) {
              if (!task) throw py::value_error("MultiAgentEnv needs a task");
@@ -217,8 +227,19 @@ void BindMarl(py::module_& m) {
         for (int i = 0; i < self->env.world().num_robots(); ++i) out.append(PyEnvRobot{self, i});
         return out;
       });
+  env.def_property_readonly(
+      "floor_marks",
+      [](PyMultiAgentEnv& self) {
+        std::lock_guard<std::mutex> lock(self.mutex);
+        return MarksToCircles(self.env.floor_marks());
+      },
+      "The arena's marks this episode (a ring, a goal) as render()'s circles.");
+  DefRender<PyMultiAgentEnv>(env, [](PyMultiAgentEnv& s, auto&& f) {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    f(s.env.world());
+  });
 
-  py::class_<MultiAgentPool>(m, "MultiAgentPool",
+  auto pool = py::class_<MultiAgentPool>(m, "MultiAgentPool",
                              "num_envs worlds of one multi-agent task on persistent native threads (NEXT_STEP autoreset).")
       .def(py::init([](std::shared_ptr<MultiAgentTask> task, int num_envs, int num_threads, int max_episode_steps,
                        std::uint64_t entropy) {
@@ -262,6 +283,14 @@ void BindMarl(py::module_& m) {
             self.Step(a.data(), out);
           },
           py::arg("actions"), py::arg("outputs"), "Step every world (actions [num_envs, agents, max_act_dim]).");
+  DefRenderOfEach<MultiAgentPool>(pool, [](MultiAgentPool& p) { return p.num_worlds(); });
+  pool.def(
+      "floor_marks",
+      [](MultiAgentPool& self, int env) {
+        if (env < 0 || env >= self.num_worlds()) throw py::index_error("env " + std::to_string(env) + " out of range");
+        return MarksToCircles(self.FloorMarks(env));
+      },
+      py::arg("env"), "World env's arena marks this episode as render()'s circles.");
 
   py::class_<PyEnvRobot> robot(m, "MultiAgentEnvRobot", "One robot of a MultiAgentEnv's world.");
   robot.def_property_readonly("index", [](const PyEnvRobot& r) { return r.index; });

@@ -31,7 +31,9 @@ void BindModel(py::module_& m) {
       .def_readwrite("conaffinity", &GeomDesc::conaffinity)
       .def_readwrite("friction", &GeomDesc::friction)
       .def_readwrite("condim", &GeomDesc::condim)
-      .def_readwrite("mj_body", &GeomDesc::mj_body);
+      .def_readwrite("mj_body", &GeomDesc::mj_body)
+      .def_readwrite("rgba", &GeomDesc::rgba)
+      .def_readwrite("group", &GeomDesc::group);
   py::class_<BodyDesc>(m, "BodyDesc")
       .def(py::init<>())
       .def_readwrite("name", &BodyDesc::name)
@@ -64,6 +66,16 @@ void BindModel(py::module_& m) {
       .def_readwrite("name", &SiteDesc::name)
       .def_readwrite("body", &SiteDesc::body)
       .def_readwrite("pos", &SiteDesc::pos);
+  py::class_<CameraDesc>(m, "CameraDesc")
+      .def(py::init<>())
+      .def_readwrite("name", &CameraDesc::name)
+      .def_readwrite("mode", &CameraDesc::mode)
+      .def_readwrite("body", &CameraDesc::body)
+      .def_readwrite("pos", &CameraDesc::pos)
+      .def_readwrite("quat", &CameraDesc::quat)
+      .def_readwrite("world_pos0", &CameraDesc::world_pos0)
+      .def_readwrite("world_quat0", &CameraDesc::world_quat0)
+      .def_readwrite("fovy", &CameraDesc::fovy);
   py::class_<TendonDesc>(m, "TendonDesc")
       .def(py::init<>())
       .def_readwrite("name", &TendonDesc::name)
@@ -109,6 +121,7 @@ void BindModel(py::module_& m) {
       .def_readwrite("actuators", &ModelDesc::actuators)
       .def_readwrite("sites", &ModelDesc::sites)
       .def_readwrite("tendons", &ModelDesc::tendons)
+      .def_readwrite("cameras", &ModelDesc::cameras)
       .def_readwrite("mj_body_frames", &ModelDesc::mj_body_frames)
       .def_readwrite("excluded_pairs", &ModelDesc::excluded_pairs)
       .def_readwrite("nq", &ModelDesc::nq)

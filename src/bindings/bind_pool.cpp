@@ -1,6 +1,7 @@
 // WorldPool: batched stepping into caller-owned NumPy buffers with the GIL released.
 #include "bindings/array_convert.h"
 #include "bindings/bindings.h"
+#include "bindings/render_frame.h"
 
 #include "pool/bare_loop.h"
 #include "pool/world_pool.h"
@@ -29,7 +30,7 @@ void BindPool(py::module_& m) {
       .value("SAME_STEP", AutoresetMode::SameStep)
       .value("DISABLED", AutoresetMode::Disabled);
 
-  py::class_<WorldPool>(m, "WorldPool",
+  auto pool = py::class_<WorldPool>(m, "WorldPool",
                         "num_envs independent environments of one task on persistent native threads.")
       .def(py::init([](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task, int num_envs,
                        int num_threads, int max_episode_steps, AutoresetMode mode, std::uint64_t entropy) {
@@ -149,6 +150,7 @@ void BindPool(py::module_& m) {
             return py::make_tuple(obs, rewards, terminated, truncated);
           },
           py::arg("actions"), "Step every env; returns (obs, rewards, terminated, truncated).");
+  DefRenderOfEach<WorldPool>(pool, [](WorldPool& p) { return p.num_envs(); });
 }
 
 }  // namespace joltgym::bindings

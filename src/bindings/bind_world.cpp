@@ -3,6 +3,7 @@
 // use the task classes.
 #include "bindings/array_convert.h"
 #include "bindings/bindings.h"
+#include "bindings/render_frame.h"
 #include "bindings/world_arrays.h"
 
 #include <pybind11/stl.h>
@@ -118,6 +119,7 @@ void BindWorld(py::module_& m) {
         for (int i = 0; i < self->world.num_robots(); ++i) out.append(PyRobot{self, i});
         return out;
       });
+  DefRender<PyWorld>(cls, [](PyWorld& s, auto&& f) { s.WithWorld(f); });
   DefineWorldViews(cls, [](PyWorld& s, auto&& f) {
     return s.WithWorld([&](World& w) -> decltype(auto) { return f(w.robot(0)); });
   });

@@ -12,5 +12,6 @@ void BindWorld(py::module_& m);
 void BindEnvs(py::module_& m);
 void BindPool(py::module_& m);
 void BindMarl(py::module_& m);
+void BindRender(py::module_& m);
 
 }  // namespace joltgym::bindings

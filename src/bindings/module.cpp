@@ -15,4 +15,5 @@ PYBIND11_MODULE(_native, m) {
   joltgym::bindings::BindEnvs(m);
   joltgym::bindings::BindPool(m);
   joltgym::bindings::BindMarl(m);
+  joltgym::bindings::BindRender(m);
 }

@@ -31,6 +31,12 @@ class SingleEnv {
     std::lock_guard<std::mutex> lock(mutex_);
     env_.Observe(obs);
   }
+  // Runs f(World&) under the env's lock (drawing it, say).
+  template <class F>
+  decltype(auto) WithWorld(F&& f) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return f(env_.world());
+  }
   // Runs f(Robot&) under the env's lock: reads and edits of the robot never race a step.
   template <class F>
   decltype(auto) WithRobot(F&& f) {

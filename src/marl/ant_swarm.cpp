@@ -169,4 +169,8 @@ void AntSwarmTask::Score(World& world, const float* actions, int, MultiAgentWork
   }
 }
 
+std::vector<FloorMark> AntSwarmTask::FloorMarks(const MultiAgentWorkspace& ws) const {
+  return {FloorMark{ws.values[kGoalX], ws.values[kGoalY], params_.goal_radius, true}};
+}
+
 }  // namespace joltgym

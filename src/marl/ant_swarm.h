@@ -50,6 +50,7 @@ class AntSwarmTask final : public MultiAgentTask {
   void Prepare(World& world, const float* actions, MultiAgentWorkspace& ws) const override;
   void Score(World& world, const float* actions, int elapsed, MultiAgentWorkspace& ws, float* rewards,
              bool* terminated, double* infos) const override;
+  std::vector<FloorMark> FloorMarks(const MultiAgentWorkspace& ws) const override;
 
  private:
   int box() const { return params_.num_ants; }  // the box's robot index

@@ -35,6 +35,7 @@ class MultiAgentEnv {
   // The task's knob `index` (MultiAgentTask::knobs) in this world; it keeps its value across resets.
   float knob(int index) const { return ws_.knobs[size_t(index)]; }
   void SetKnob(int index, float value) { ws_.knobs[size_t(index)] = value; }
+  std::vector<FloorMark> floor_marks() const { return task_->FloorMarks(ws_); }
 
   void Reset(std::uint64_t seed, float* obs, float* state, double* infos);
   // Throws std::invalid_argument, before any physics, if a playing agent's action is not

@@ -40,6 +40,13 @@ struct Knob {
   float initial = 0.0f;
 };
 
+// A circle on the floor that shows the task's arena (a sumo ring, a goal): drawn, never
+// simulated. Coordinates are the world's.
+struct FloorMark {
+  float x = 0.0f, y = 0.0f, radius = 1.0f;
+  bool filled = false;  // a disc, else a ring
+};
+
 class MultiAgentTask {
  public:
   virtual ~MultiAgentTask() = default;
@@ -69,6 +76,8 @@ class MultiAgentTask {
   // `elapsed` counts the env steps of the episode, this one included.
   virtual void Score(World& world, const float* actions, int elapsed, MultiAgentWorkspace& ws, float* rewards,
                      bool* terminated, double* infos) const = 0;
+  // The arena's marks in the episode of `ws`, for drawing (none by default).
+  virtual std::vector<FloorMark> FloorMarks(const MultiAgentWorkspace&) const { return {}; }
 
  protected:
   MultiAgentTask(int frame_skip, float timestep);

@@ -203,4 +203,8 @@ void SumoTask::Score(World& world, const float* actions, int elapsed, MultiAgent
   WriteArenaInfo(world, ws, infos);
 }
 
+std::vector<FloorMark> SumoTask::FloorMarks(const MultiAgentWorkspace& ws) const {
+  return {FloorMark{0.0f, 0.0f, ws.values[kRingRadius], false}};
+}
+
 }  // namespace joltgym

@@ -81,6 +81,7 @@ class SumoTask final : public MultiAgentTask {
   void Prepare(World& world, const float* actions, MultiAgentWorkspace& ws) const override;
   void Score(World& world, const float* actions, int elapsed, MultiAgentWorkspace& ws, float* rewards,
              bool* terminated, double* infos) const override;
+  std::vector<FloorMark> FloorMarks(const MultiAgentWorkspace& ws) const override;
 
  private:
   SumoTask(const std::vector<ModelPtr>& models, const SumoParams& params, const std::string& robot_task);

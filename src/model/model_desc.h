@@ -25,6 +25,8 @@ struct GeomDesc {
   float friction = 1.0f;    // sliding friction; torsional and rolling are not modelled
   int condim = 3;           // 1: frictionless contacts (unless the other geom has condim > 1)
   int mj_body = -1;         // the MuJoCo body that owns the geom (bodies may be welded together)
+  std::array<float, 4> rgba{0.5f, 0.5f, 0.5f, 1.0f};  // its colour (the material's, if it has one)
+  int group = 0;            // MuJoCo's visibility group: 0-2 are drawn by default
 };
 
 // One simulated body: a MuJoCo body that carries joints, with every jointless
@@ -63,6 +65,19 @@ struct SiteDesc {
   std::string name;
   int body = -1;               // index into ModelDesc::bodies, -1 for the world
   Vec3f pos{0, 0, 0};          // in that body's frame
+};
+
+// A camera of the model (MJCF <camera>): MuJoCo's mode, its frame on a body (looking
+// along -z with y up, as MuJoCo's), and where it stands at qpos0.
+struct CameraDesc {
+  std::string name;
+  int mode = 0;                // MuJoCo's mjtCamLight: 0 fixed to its body, 1 track, 2 trackcom
+  int body = -1;               // simulated body it rides on, -1 for the world
+  Vec3f pos{0, 0, 0};          // in that body's frame
+  Quatf quat{1, 0, 0, 0};      // in that body's frame
+  Vec3f world_pos0{0, 0, 0};   // world frame at qpos0
+  Quatf world_quat0{1, 0, 0, 0};
+  float fovy = 45.0f;          // degrees
 };
 
 // A fixed tendon: a linear combination of scalar joint coordinates (MuJoCo's ten_length).
@@ -119,6 +134,7 @@ struct ModelDesc {
   std::vector<ActuatorDesc> actuators;
   std::vector<SiteDesc> sites;
   std::vector<TendonDesc> tendons;
+  std::vector<CameraDesc> cameras;
   std::vector<BodyFrameDesc> mj_body_frames;  // one per MuJoCo body, world included
   std::vector<std::array<int, 2>> excluded_pairs;  // body index pairs, -1 = world
   int nq = 0;

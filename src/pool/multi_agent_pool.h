@@ -43,6 +43,16 @@ class MultiAgentPool {
   // over reset instead. Throws std::invalid_argument, before any physics, naming the world and
   // agent of a non-finite action.
   void Step(const float* actions, const MultiAgentPoolOutput& out);
+  // Runs f(World&) on world w under the pool's lock (drawing it, say); w in range.
+  template <class F>
+  decltype(auto) WithWorld(int w, F&& f) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return f(envs_.at(size_t(w))->world());
+  }
+  std::vector<FloorMark> FloorMarks(int w) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return envs_.at(size_t(w))->floor_marks();
+  }
 
  private:
   struct Batch;

@@ -53,6 +53,12 @@ class WorldPool {
   // touching any env, naming the envs whose actions are not finite or (autoreset
   // disabled) that wait for a reset.
   void Step(const float* actions, const PoolStepOutput& out);
+  // Runs f(World&) on env i's world under the pool's lock (drawing it, say); i in range.
+  template <class F>
+  decltype(auto) WithWorld(int i, F&& f) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return f(envs_.at(size_t(i))->world());
+  }
 
  private:
   struct Slot {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from joltgym.envs.base import JoltEnv, call_arguments, vector_env_factory
 from joltgym.model import SolverSettings
 
@@ -28,6 +30,7 @@ class AntEnv(JoltEnv):
         include_cfrc_ext_in_observation: bool = True,
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
+        **kwargs: Any,
     ):
         JoltEnv.__init__(self, "Ant", **call_arguments(locals()))
 

@@ -18,14 +18,16 @@ from gymnasium.utils import EzPickle
 
 from joltgym import _native
 from joltgym.model import JoltModel, SolverSettings, load_model
+from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings, camera_settings
 from joltgym.tasks import task_spec
 
 _SEED_BOUND = 2**63
 
 
 def call_arguments(frame_locals: dict[str, Any]) -> dict[str, Any]:
-    """An env constructor's arguments by name, from ``locals()`` at its first line."""
-    return {name: value for name, value in frame_locals.items() if name not in ("self", "__class__")}
+    """An env constructor's arguments by name, from ``locals()`` at its first line (``**kwargs`` merged in)."""
+    arguments = {name: value for name, value in frame_locals.items() if name not in ("self", "__class__", "kwargs")}
+    return {**arguments, **frame_locals.get("kwargs", {})}
 
 
 def vector_env_factory(task_name: str):
@@ -42,9 +44,15 @@ def vector_env_factory(task_name: str):
 
 
 class JoltEnv(gym.Env, EzPickle):
-    """A task from ``joltgym.tasks`` as a Gymnasium env; subclasses give it v5's signature."""
+    """A task from ``joltgym.tasks`` as a Gymnasium env; subclasses give it v5's signature.
 
-    metadata = {"render_modes": []}
+    Rendering takes MujocoEnv's keywords: ``render_mode`` ("human", "rgb_array", "depth_array",
+    "rgbd_tuple"), ``width`` and ``height`` (480), ``camera_id`` or ``camera_name`` (a camera of
+    the MJCF; default: the tracking free camera), ``default_camera_config`` (default: the task's,
+    v5's); see ``joltgym.rendering``. Drawing reads the world and never changes it.
+    """
+
+    metadata = {"render_modes": RENDER_MODES}
 
     def __init__(
         self,
@@ -54,6 +62,10 @@ class JoltEnv(gym.Env, EzPickle):
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
         default_camera_config: dict | None = None,
+        width: int = DEFAULT_SIZE,
+        height: int = DEFAULT_SIZE,
+        camera_id: int | None = None,
+        camera_name: str | None = None,
         **task_kwargs: Any,
     ):
         EzPickle.__init__(
@@ -62,10 +74,12 @@ class JoltEnv(gym.Env, EzPickle):
             solver=solver,
             render_mode=render_mode,
             default_camera_config=default_camera_config,
+            width=width,
+            height=height,
+            camera_id=camera_id,
+            camera_name=camera_name,
             **task_kwargs,
         )
-        if render_mode is not None:
-            raise ValueError(f"render_mode {render_mode!r} is not supported yet; use render_mode=None")
         spec = task_spec(task_name)
         self.render_mode = render_mode
         self.model: JoltModel = load_model(xml_file or spec.xml_file, solver=solver or spec.solver)
@@ -73,7 +87,15 @@ class JoltEnv(gym.Env, EzPickle):
         self._core = _native.TaskCore(self.model.native, self.task)
         self.frame_skip = self.task.frame_skip
         self.dt = self.task.dt
-        self.metadata = {"render_modes": [], "render_fps": int(np.round(1.0 / self.dt))}
+        self.metadata = {"render_modes": RENDER_MODES, "render_fps": int(np.round(1.0 / self.dt))}
+        camera = camera_settings(
+            self.model, camera_id, camera_name, spec.camera if default_camera_config is None else default_camera_config
+        )
+        self.width, self.height, self.camera_id, self.camera_name = width, height, camera_id, camera_name
+        self.renderer = FrameRenderer(
+            RenderSettings(render_mode, width, height, camera, self.metadata["render_fps"], spec.env_id),
+            self._core.render,
+        )
         self.observation_structure = self.task.observation_structure
         low, high = self.model.ctrl_range.astype(np.float32).T
         self.action_space = spaces.Box(low=low, high=high, dtype=np.float32)
@@ -84,10 +106,15 @@ class JoltEnv(gym.Env, EzPickle):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         native_seed = int(self.np_random.integers(0, _SEED_BOUND))
-        return self._core.reset(native_seed)
+        result = self._core.reset(native_seed)
+        if self.render_mode == "human":  # Gymnasium's "human" mode draws on every reset and step
+            self.render()
+        return result
 
     def step(self, action):
         obs, reward, terminated, info = self._core.step(action)
+        if self.render_mode == "human":
+            self.render()
         return obs, reward, terminated, False, info
 
     @property
@@ -103,5 +130,10 @@ class JoltEnv(gym.Env, EzPickle):
         """Place the robot at generalized coordinates, as MujocoEnv.set_state."""
         self._core.set_state(qpos, qvel)
 
+    def render(self):
+        """The current frame in ``render_mode``: HxWx3 uint8 ("rgb_array"), HxW float32 metres along
+        the view axis ("depth_array"), both ("rgbd_tuple"), or None after drawing a window ("human")."""
+        return self.renderer.render()
+
     def close(self) -> None:
-        pass
+        self.renderer.close()

@@ -6,6 +6,8 @@ the episode ends when the walker is unhealthy. Observation: qpos[1:] then qvel c
 
 from __future__ import annotations
 
+from typing import Any
+
 from joltgym.envs.base import JoltEnv, call_arguments, vector_env_factory
 from joltgym.model import SolverSettings
 
@@ -29,6 +31,7 @@ class HopperEnv(JoltEnv):
         exclude_current_positions_from_observation: bool = True,
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
+        **kwargs: Any,
     ):
         JoltEnv.__init__(self, "Hopper", **call_arguments(locals()))
 
@@ -54,6 +57,7 @@ class Walker2dEnv(JoltEnv):
         exclude_current_positions_from_observation: bool = True,
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
+        **kwargs: Any,
     ):
         JoltEnv.__init__(self, "Walker2d", **call_arguments(locals()))
 

@@ -5,6 +5,8 @@ Both report v5's ``tendon_length`` and ``tendon_velocity`` in info (the model's 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from joltgym.envs.base import JoltEnv, call_arguments, vector_env_factory
@@ -36,6 +38,7 @@ class HumanoidEnv(JoltEnv):
         include_cfrc_ext_in_observation: bool = True,
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
+        **kwargs: Any,
     ):
         JoltEnv.__init__(self, "Humanoid", **call_arguments(locals()))
 
@@ -65,6 +68,7 @@ class HumanoidStandupEnv(JoltEnv):
         include_cfrc_ext_in_observation: bool = True,
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
+        **kwargs: Any,
     ):
         JoltEnv.__init__(self, "HumanoidStandup", **call_arguments(locals()))
 

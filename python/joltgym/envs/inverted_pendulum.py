@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from joltgym.envs.base import JoltEnv, call_arguments, vector_env_factory
 from joltgym.model import SolverSettings
 
@@ -17,6 +19,7 @@ class InvertedPendulumEnv(JoltEnv):
         reset_noise_scale: float = 0.01,
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
+        **kwargs: Any,
     ):
         JoltEnv.__init__(self, "InvertedPendulum", **call_arguments(locals()))
 
@@ -36,6 +39,7 @@ class InvertedDoublePendulumEnv(JoltEnv):
         reset_noise_scale: float = 0.1,
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
+        **kwargs: Any,
     ):
         JoltEnv.__init__(self, "InvertedDoublePendulum", **call_arguments(locals()))
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from joltgym.envs.base import JoltEnv, call_arguments, vector_env_factory
 from joltgym.model import SolverSettings
 
@@ -20,6 +22,7 @@ class ReacherEnv(JoltEnv):
         reward_control_weight: float = 1.0,
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
+        **kwargs: Any,
     ):
         JoltEnv.__init__(self, "Reacher", **call_arguments(locals()))
 

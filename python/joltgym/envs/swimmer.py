@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from joltgym.envs.base import JoltEnv, call_arguments, vector_env_factory
 from joltgym.model import SolverSettings
 
@@ -21,6 +23,7 @@ class SwimmerEnv(JoltEnv):
         exclude_current_positions_from_observation: bool = True,
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
+        **kwargs: Any,
     ):
         JoltEnv.__init__(self, "Swimmer", **call_arguments(locals()))
 

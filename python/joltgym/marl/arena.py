@@ -8,6 +8,7 @@ from typing import Any
 from joltgym import _native
 from joltgym.marl.parallel_env import JoltParallelEnv
 from joltgym.model import SolverSettings, load_model
+from joltgym.rendering import DEFAULT_SIZE, camera_settings
 from joltgym.tasks import task_spec
 
 
@@ -21,6 +22,8 @@ class ArenaEnv(JoltParallelEnv):
         max_cycles: truncation (None: the task ends its own episodes).
         pad_observations: see JoltParallelEnv.
         solver: Jolt solver settings (default: those of `solver_of`).
+        render_mode, width, height, camera_id, camera_name, default_camera_config: as the
+            single-agent envs take them; the default camera is the table row's (the arena seen whole).
         **task_kwargs: the task's keyword arguments (``_native.multi_agent_task_type(task).defaults``).
     """
 
@@ -33,16 +36,25 @@ class ArenaEnv(JoltParallelEnv):
         pad_observations: bool = False,
         render_mode: str | None = None,
         solver: SolverSettings | None = None,
+        width: int = DEFAULT_SIZE,
+        height: int = DEFAULT_SIZE,
+        camera_id: int | None = None,
+        camera_name: str | None = None,
+        default_camera_config: dict | None = None,
         **task_kwargs: Any,
     ):
         pickle_kwargs = dict(task=task, models=models, solver_of=solver_of, max_cycles=max_cycles,
-                             pad_observations=pad_observations, render_mode=render_mode, solver=solver, **task_kwargs)
+                             pad_observations=pad_observations, render_mode=render_mode, solver=solver, width=width,
+                             height=height, camera_id=camera_id, camera_name=camera_name,
+                             default_camera_config=default_camera_config, **task_kwargs)
         solver = solver or task_spec(solver_of).solver
         self.models = [load_model(xml, solver=solver) for xml in models]
         native = _native.multi_agent_task_type(task).create([m.native for m in self.models], **task_kwargs)
         JoltParallelEnv.__init__(
             self, native, name=f"joltgym/{task}-v0", max_cycles=max_cycles, pad_observations=pad_observations,
-            render_mode=render_mode, pickle_kwargs=pickle_kwargs,
+            render_mode=render_mode, width=width, height=height,
+            camera=camera_settings(self.models[0], camera_id, camera_name, default_camera_config),
+            pickle_kwargs=pickle_kwargs,
         )
         self._knobs = {name: i for i, (name, _) in enumerate(native.knobs)}
 

@@ -17,6 +17,7 @@ from joltgym import _native
 from joltgym.marl import factorisation as fz
 from joltgym.marl.parallel_env import JoltParallelEnv
 from joltgym.model import SolverSettings, load_model
+from joltgym.rendering import DEFAULT_SIZE, camera_settings
 from joltgym.tasks import task_spec
 
 
@@ -33,6 +34,8 @@ class FactoredEnv(JoltParallelEnv):
             MaMuJoCo's per robot).
         pad_observations: every agent's observation padded to the largest (parameter sharing).
         max_cycles: truncation (default: the single-agent task's episode length).
+        render_mode, width, height, camera_id, camera_name, default_camera_config: as the
+            single-agent env of the scenario takes them (its camera by default).
         xml_file, solver, **task_kwargs: as the single-agent env of the scenario takes them.
     """
 
@@ -48,12 +51,18 @@ class FactoredEnv(JoltParallelEnv):
         render_mode: str | None = None,
         xml_file: str | None = None,
         solver: SolverSettings | None = None,
+        width: int = DEFAULT_SIZE,
+        height: int = DEFAULT_SIZE,
+        camera_id: int | None = None,
+        camera_name: str | None = None,
+        default_camera_config: dict | None = None,
         **task_kwargs: Any,
     ):
         pickle_kwargs = dict(
             scenario=scenario, agent_conf=agent_conf, agent_obsk=agent_obsk, local_categories=local_categories,
             global_categories=global_categories, pad_observations=pad_observations, max_cycles=max_cycles,
-            render_mode=render_mode, xml_file=xml_file, solver=solver, **task_kwargs,
+            render_mode=render_mode, xml_file=xml_file, solver=solver, width=width, height=height,
+            camera_id=camera_id, camera_name=camera_name, default_camera_config=default_camera_config, **task_kwargs,
         )
         if scenario not in fz.ROBOTS:
             raise ValueError(f"unknown scenario {scenario!r}; scenarios: {', '.join(fz.ROBOTS)}")
@@ -93,6 +102,11 @@ class FactoredEnv(JoltParallelEnv):
             max_cycles=spec.max_episode_steps if max_cycles is None else max_cycles,
             pad_observations=pad_observations,
             render_mode=render_mode,
+            width=width,
+            height=height,
+            camera=camera_settings(
+                self.model, camera_id, camera_name, spec.camera if default_camera_config is None else default_camera_config
+            ),
             pickle_kwargs=pickle_kwargs,
         )
         self.observation_factorization = _state_indices(self.possible_agents, self.observation_tokens, state)

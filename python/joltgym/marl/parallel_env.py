@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
 from pettingzoo import ParallelEnv
 
 from joltgym import _native
+from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings
 
 _SEED_BOUND = 2**63
 
@@ -25,10 +25,12 @@ class JoltParallelEnv(ParallelEnv, EzPickle):
 
     Subclasses build the task and pass their own constructor arguments on for pickling.
     ``pad_observations`` gives every agent an observation of the largest agent's size
-    (zeros after its own), so agents can share one policy.
+    (zeros after its own), so agents can share one policy. ``render_mode``, ``width``,
+    ``height`` and ``camera`` (the native camera, ``joltgym.rendering.camera_settings``) draw
+    the world as the single-agent envs do, with the task's floor marks (a ring, a goal).
     """
 
-    metadata = {"render_modes": [], "is_parallelizable": True, "name": "joltgym"}
+    metadata = {"render_modes": RENDER_MODES, "is_parallelizable": True, "name": "joltgym"}
 
     def __init__(
         self,
@@ -38,11 +40,12 @@ class JoltParallelEnv(ParallelEnv, EzPickle):
         max_cycles: int | None,
         pad_observations: bool = False,
         render_mode: str | None = None,
+        width: int = DEFAULT_SIZE,
+        height: int = DEFAULT_SIZE,
+        camera: dict[str, Any] | None = None,
         pickle_kwargs: dict[str, Any],
     ):
         EzPickle.__init__(self, **pickle_kwargs)
-        if render_mode is not None:
-            raise ValueError(f"render_mode {render_mode!r} is not supported yet; use render_mode=None")
         if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer))):
             raise TypeError(f"max_cycles must be an int or None, got {max_cycles!r}")
         if max_cycles is not None and max_cycles < 1:
@@ -53,11 +56,17 @@ class JoltParallelEnv(ParallelEnv, EzPickle):
         self.pad_observations = bool(pad_observations)
         self._env = _native.MultiAgentEnv(task, max_episode_steps=int(max_cycles or 0))
         self.metadata = {
-            "render_modes": [],
+            "render_modes": RENDER_MODES,
             "is_parallelizable": True,
             "name": name,
             "render_fps": int(np.round(1.0 / task.dt)),
         }
+        native = self._env
+        self.renderer = FrameRenderer(
+            RenderSettings(render_mode, width, height, camera or {}, self.metadata["render_fps"], name),
+            native.render,
+            lambda: native.floor_marks,
+        )
         self.dt = task.dt
         agents = task.agents
         self.possible_agents = [a["name"] for a in agents]
@@ -106,18 +115,20 @@ class JoltParallelEnv(ParallelEnv, EzPickle):
             self._infos(infos, playing, reset=False),
         )
         self.agents = [agent for agent, i in rows.items() if not (terminated[i] or truncated[i])]
+        if self.render_mode == "human":  # PettingZoo's "human" mode draws on every step
+            self.render()
         return result
 
     def state(self) -> np.ndarray:
         return self._state.copy()
 
     def render(self, *args, **kwargs):
-        """Rendering is not available yet; accepts (and ignores) RLlib's ``render(mode)``."""
-        gymnasium.logger.warn("joltgym multi-agent envs cannot render yet; render() returns None")
-        return None
+        """The world's frame in ``render_mode``, as the single-agent envs' ``render()``; accepts (and
+        ignores) the argument RLlib's ``ParallelPettingZooEnv.render`` passes."""
+        return self.renderer.render()
 
     def close(self) -> None:
-        pass
+        self.renderer.close()
 
     def _action_batch(self, actions: dict[str, Any], playing: list[str]) -> np.ndarray:
         if not isinstance(actions, dict):

@@ -54,19 +54,22 @@ MULTI_AGENT_TASKS: dict[str, MultiAgentSpec] = {
             name="SumoAnts",
             entry_point="joltgym.marl.arena:ArenaEnv",
             max_cycles=500,
-            kwargs={"task": "SumoAnts", "models": ("ant.xml",), "solver_of": "Ant"},
+            kwargs={"task": "SumoAnts", "models": ("ant.xml",), "solver_of": "Ant",
+                    "default_camera_config": {"trackbodyid": 0, "lookat": (0.0, 0.0, 0.3), "distance": 11.0, "elevation": -35.0}},
         ),
         MultiAgentSpec(
             name="SumoHumanoids",
             entry_point="joltgym.marl.arena:ArenaEnv",
             max_cycles=500,
-            kwargs={"task": "SumoHumanoids", "models": ("humanoid.xml",), "solver_of": "Humanoid"},
+            kwargs={"task": "SumoHumanoids", "models": ("humanoid.xml",), "solver_of": "Humanoid",
+                    "default_camera_config": {"trackbodyid": 0, "lookat": (0.0, 0.0, 0.8), "distance": 9.0, "elevation": -30.0}},
         ),
         MultiAgentSpec(
             name="AntSwarm",
             entry_point="joltgym.marl.arena:ArenaEnv",
             max_cycles=1000,
-            kwargs={"task": "AntSwarm", "models": ("ant.xml", "swarm_box.xml"), "solver_of": "Ant"},
+            kwargs={"task": "AntSwarm", "models": ("ant.xml", "swarm_box.xml"), "solver_of": "Ant",
+                    "default_camera_config": {"trackbodyid": 0, "lookat": (0.0, 0.0, 0.0), "distance": 16.0, "elevation": -60.0}},
         ),
     )
 }

@@ -14,6 +14,7 @@ import numpy as np
 import pettingzoo
 
 from joltgym import _native
+from joltgym.rendering import FrameRenderer, RenderSettings
 
 
 class MultiAgentVectorEnv:
@@ -24,7 +25,9 @@ class MultiAgentVectorEnv:
         num_envs: worlds (>= 1).
         num_threads: worker threads (default ``min(hardware threads, 16)``); results do not depend on it.
         copy: return copies of the result buffers (default) rather than the buffers themselves.
-        **kwargs: the env's own keyword arguments (``agent_conf=``, ``max_cycles=``, ``num_ants=``, ...).
+        **kwargs: the env's own keyword arguments (``agent_conf=``, ``max_cycles=``, ``num_ants=``, ...),
+            its rendering ones included: ``render()`` returns one frame per world (a tuple) in its
+            ``render_mode``, drawn as the env draws its own world.
 
     Observations are padded to the largest agent's (``obs_dims`` gives each agent's own size).
     """
@@ -64,6 +67,29 @@ class MultiAgentVectorEnv:
         ]
         self._lock = threading.Lock()
         self.closed = False
+        self.render_mode = prototype.render_mode
+        self.metadata = dict(prototype.metadata)
+        self._frames = [self._frame_renderer(prototype.renderer.settings, w) for w in range(self.num_envs)]
+        prototype.close()
+
+    def _frame_renderer(self, settings: RenderSettings, world: int) -> FrameRenderer:
+        pool = self._pool
+
+        def locked(call):
+            def run(*args):
+                with self._lock:
+                    self._check_open()
+                    return call(world, *args)
+
+            return run
+
+        return FrameRenderer(settings, locked(pool.render), locked(pool.floor_marks))
+
+    def render(self):
+        """One frame per world in ``render_mode`` (None without one)."""
+        if self.render_mode is None:
+            return self._frames[0].render()
+        return tuple(frames.render() for frames in self._frames)
 
     @property
     def num_threads(self) -> int:
@@ -115,6 +141,9 @@ class MultiAgentVectorEnv:
 
     def close(self) -> None:
         with self._lock:
+            for frames in self._frames:
+                frames.close()
+            self._frames = []
             self._pool = None
             self.closed = True
 

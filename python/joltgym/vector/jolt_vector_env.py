@@ -20,6 +20,7 @@ from gymnasium.vector.utils import batch_space
 
 from joltgym import _native
 from joltgym.model import SolverSettings, load_model
+from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings, camera_settings, tile
 from joltgym.tasks import task_spec
 
 _NATIVE_MODES = {
@@ -27,7 +28,6 @@ _NATIVE_MODES = {
     AutoresetMode.SAME_STEP: _native.AutoresetMode.SAME_STEP,
     AutoresetMode.DISABLED: _native.AutoresetMode.DISABLED,
 }
-_IGNORED_KWARGS = ("default_camera_config",)  # accepted for signature parity with the single env
 
 
 class JoltVectorEnv(VectorEnv):
@@ -43,6 +43,10 @@ class JoltVectorEnv(VectorEnv):
             depend on it.
         copy: return copies of the observation buffer (default) rather than the buffer itself.
         solver: Jolt solver settings (defaults to the task's measured settings).
+        render_mode, width, height, camera_id, camera_name, default_camera_config: as the
+            single env takes them; ``render()`` returns one frame per env (a tuple, as
+            Gymnasium's vector envs do), or with ``render_mosaic=True`` one image of them all
+            tiled (``joltgym.rendering.tile``). ``render_envs`` limits drawing to some envs.
         **task_kwargs: the task's own keyword arguments (as its single env takes them).
     """
 
@@ -59,6 +63,13 @@ class JoltVectorEnv(VectorEnv):
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
         xml_file: str | None = None,
+        width: int = DEFAULT_SIZE,
+        height: int = DEFAULT_SIZE,
+        camera_id: int | None = None,
+        camera_name: str | None = None,
+        default_camera_config: dict | None = None,
+        render_mosaic: bool = False,
+        render_envs: list[int] | None = None,
         **task_kwargs: Any,
     ):
         self._closed = False
@@ -67,8 +78,6 @@ class JoltVectorEnv(VectorEnv):
         spec = task_spec(task)
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
-        if render_mode is not None:
-            raise ValueError(f"render_mode {render_mode!r} is not supported yet; use render_mode=None")
         if model_path is not None and xml_file is not None:
             raise TypeError("give model_path or xml_file, not both")
         autoreset_mode = AutoresetMode(autoreset_mode)
@@ -78,8 +87,6 @@ class JoltVectorEnv(VectorEnv):
             raise ValueError(f"max_episode_steps must be >= 0, got {max_episode_steps}")
         if num_threads is not None and int(num_threads) < 1:
             raise ValueError(f"num_threads must be >= 1, got {num_threads}")
-        for name in _IGNORED_KWARGS:
-            task_kwargs.pop(name, None)
 
         self.model = load_model(model_path or xml_file or spec.xml_file, solver=solver or spec.solver)
         self.task = spec.make_task(self.model, **task_kwargs)
@@ -95,12 +102,22 @@ class JoltVectorEnv(VectorEnv):
         )
 
         self.num_envs = int(num_envs)
-        self.render_mode = None
+        self.render_mode = render_mode
         self.copy = copy
         self.max_episode_steps = int(max_episode_steps)
-        self.metadata = {"autoreset_mode": autoreset_mode, "render_modes": []}
+        self.metadata = {"autoreset_mode": autoreset_mode, "render_modes": RENDER_MODES}
         self.dt = self.model.timestep * self.task.frame_skip
         self.metadata["render_fps"] = int(np.round(1.0 / self.dt))
+        camera = camera_settings(
+            self.model, camera_id, camera_name, spec.camera if default_camera_config is None else default_camera_config
+        )
+        self._render_settings = RenderSettings(render_mode, width, height, camera, self.metadata["render_fps"], spec.env_id)
+        self.render_mosaic = bool(render_mosaic)
+        self.render_envs = list(range(self.num_envs)) if render_envs is None else [int(i) for i in render_envs]
+        bad = [i for i in self.render_envs if not 0 <= i < self.num_envs]
+        if bad or not self.render_envs:
+            raise ValueError(f"render_envs must list env indices in [0, {self.num_envs}), got {render_envs!r}")
+        self._frames = [self._frame_renderer(i) for i in self.render_envs]
         low, high = self.model.ctrl_range.astype(np.float32).T
         self.single_action_space = spaces.Box(low=low, high=high, dtype=np.float32)
         self.single_observation_space = spaces.Box(-np.inf, np.inf, shape=(self.task.obs_dim,), dtype=np.float32)
@@ -220,6 +237,41 @@ class JoltVectorEnv(VectorEnv):
             infos["_" + key] = mask_of(at_reset).copy()
         return infos
 
+    def _frame_renderer(self, env: int) -> FrameRenderer:
+        pool = self._pool
+
+        def draw(*args):
+            with self._lock:
+                self._check_open()
+                return pool.render(env, *args)
+
+        return FrameRenderer(self._render_settings, draw)
+
+    def render(self):
+        """One frame per env of ``render_envs`` (a tuple), or their mosaic with ``render_mosaic``;
+        "depth_array" frames are HxW metres. None without a render mode."""
+        self._check_open()
+        mode = self.render_mode
+        if mode is None:
+            return self._frames[0].render()  # warns, as a single env does
+        if mode == "human":
+            if not hasattr(self, "_viewer_frames"):
+                settings = RenderSettings("human", *self._mosaic_size(), fps=self.metadata["render_fps"],
+                                          title=self._render_settings.title)
+                self._viewer_frames = FrameRenderer(settings, lambda *args: (tile([f.frame()[0] for f in self._frames]), None))
+            return self._viewer_frames.render()
+        frames = tuple(f.render() for f in self._frames)
+        if not self.render_mosaic:
+            return frames
+        if mode == "rgbd_tuple":
+            return tile([f[0] for f in frames]), tile([f[1] for f in frames])
+        return tile(frames)
+
+    def _mosaic_size(self) -> tuple[int, int]:
+        n, s = len(self._frames), self._render_settings
+        columns = int(np.ceil(np.sqrt(n)))
+        return columns * s.width, int(np.ceil(n / columns)) * s.height
+
     def _observations(self) -> np.ndarray:
         return self._obs.copy() if self.copy else self._obs
 
@@ -228,6 +280,10 @@ class JoltVectorEnv(VectorEnv):
             raise error.ClosedEnvironmentError("this JoltVectorEnv is closed")
 
     def close_extras(self, **kwargs: Any) -> None:
+        for frames in [*getattr(self, "_frames", []), getattr(self, "_viewer_frames", None)]:
+            if frames is not None:
+                frames.close()
+        self._frames = []
         self._pool = None  # joins the worker threads
         self._closed = True
 

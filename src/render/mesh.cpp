@@ -1,0 +1,136 @@
+#include "render/mesh.h"
+
+#include <cmath>
+
+namespace joltgym {
+namespace {
+
+constexpr int kAround = 14;  // segments around an axis: round enough at 480 px, cheap to draw
+constexpr float kPi = 3.14159265358979f;
+
+void AddVertex(Mesh& mesh, JPH::Vec3 p, JPH::Vec3 n) {
+  mesh.positions.push_back(JPH::Float3(p.GetX(), p.GetY(), p.GetZ()));
+  const JPH::Vec3 u = n.NormalizedOr(JPH::Vec3::sAxisZ());
+  mesh.normals.push_back(JPH::Float3(u.GetX(), u.GetY(), u.GetZ()));
+}
+
+void AddQuad(Mesh& mesh, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
+  mesh.indices.insert(mesh.indices.end(), {a, b, c, a, c, d});
+}
+
+// Rings of vertices stacked along z: ring r at height z[r] with radius rho[r] and the
+// profile normal (radial, axial) n[r]; consecutive rings joined by quads. With poles, fans
+// close the ends at heights pole_lo and pole_hi.
+void Lathe(Mesh& mesh, const std::vector<float>& z, const std::vector<float>& rho, const std::vector<JPH::Vec3>& n,
+           JPH::Vec3 scale, bool poles, float pole_lo = 0.0f, float pole_hi = 0.0f) {
+  const std::uint32_t base = std::uint32_t(mesh.positions.size());
+  for (size_t r = 0; r < z.size(); ++r) {
+    for (int k = 0; k < kAround; ++k) {
+      const float a = 2.0f * kPi * float(k) / float(kAround);
+      const float c = std::cos(a), s = std::sin(a);
+      // A scaled shape (ellipsoid) takes normals scaled by the inverse scale.
+      AddVertex(mesh, JPH::Vec3(rho[r] * c, rho[r] * s, z[r]) * scale,
+                JPH::Vec3(n[r].GetX() * c, n[r].GetX() * s, n[r].GetZ()) / scale);
+    }
+  }
+  for (size_t r = 0; r + 1 < z.size(); ++r)
+    for (int k = 0; k < kAround; ++k) {
+      const std::uint32_t a = base + std::uint32_t(r * kAround + k), b = base + std::uint32_t(r * kAround + (k + 1) % kAround);
+      AddQuad(mesh, a, b, b + kAround, a + kAround);
+    }
+  if (!poles) return;
+  for (int end = 0; end < 2; ++end) {
+    const size_t r = end == 0 ? 0 : z.size() - 1;
+    const JPH::Vec3 axis = end == 0 ? -JPH::Vec3::sAxisZ() : JPH::Vec3::sAxisZ();
+    const std::uint32_t centre = std::uint32_t(mesh.positions.size());
+    AddVertex(mesh, JPH::Vec3(0, 0, end == 0 ? pole_lo : pole_hi) * scale, axis / scale);
+    for (int k = 0; k < kAround; ++k) {
+      const std::uint32_t a = base + std::uint32_t(r * kAround + k), b = base + std::uint32_t(r * kAround + (k + 1) % kAround);
+      if (end == 0)
+        mesh.indices.insert(mesh.indices.end(), {centre, b, a});
+      else
+        mesh.indices.insert(mesh.indices.end(), {centre, a, b});
+    }
+  }
+}
+
+// A sphere of radius `radius` whose hemispheres are pushed apart along z by 2 * half_length
+// (a capsule when > 0), then scaled (an ellipsoid).
+Mesh Roundish(float radius, float half_length, JPH::Vec3 scale) {
+  constexpr int kRings = 4;  // per hemisphere, poles excluded
+  std::vector<float> z, rho;
+  std::vector<JPH::Vec3> n;
+  for (int hemisphere = 0; hemisphere < 2; ++hemisphere)
+    for (int i = 0; i < kRings; ++i) {
+      const float phi = hemisphere == 0 ? -0.5f * kPi + 0.5f * kPi * float(i + 1) / float(kRings)
+                                        : 0.5f * kPi * float(i) / float(kRings);
+      z.push_back((hemisphere == 0 ? -half_length : half_length) + radius * std::sin(phi));
+      rho.push_back(radius * std::cos(phi));
+      n.push_back(JPH::Vec3(std::cos(phi), 0.0f, std::sin(phi)));
+    }
+  Mesh mesh;
+  Lathe(mesh, z, rho, n, scale, true, -half_length - radius, half_length + radius);
+  return mesh;
+}
+
+Mesh Cylinder(float radius, float half_height) {
+  Mesh mesh;
+  Lathe(mesh, {-half_height, half_height}, {radius, radius}, {JPH::Vec3(1, 0, 0), JPH::Vec3(1, 0, 0)},
+        JPH::Vec3::sReplicate(1.0f), false);
+  // Flat caps: their own ring with axial normals.
+  for (int end = 0; end < 2; ++end) {
+    const float zc = end == 0 ? -half_height : half_height;
+    const JPH::Vec3 n = end == 0 ? -JPH::Vec3::sAxisZ() : JPH::Vec3::sAxisZ();
+    const std::uint32_t centre = std::uint32_t(mesh.positions.size());
+    AddVertex(mesh, JPH::Vec3(0, 0, zc), n);
+    for (int k = 0; k < kAround; ++k) {
+      const float a = 2.0f * kPi * float(k) / float(kAround);
+      AddVertex(mesh, JPH::Vec3(radius * std::cos(a), radius * std::sin(a), zc), n);
+    }
+    for (int k = 0; k < kAround; ++k) {
+      const std::uint32_t a = centre + 1 + std::uint32_t(k), b = centre + 1 + std::uint32_t((k + 1) % kAround);
+      if (end == 0)
+        mesh.indices.insert(mesh.indices.end(), {centre, b, a});
+      else
+        mesh.indices.insert(mesh.indices.end(), {centre, a, b});
+    }
+  }
+  return mesh;
+}
+
+Mesh Box(JPH::Vec3 half) {
+  Mesh mesh;
+  for (int axis = 0; axis < 3; ++axis)
+    for (int side = -1; side <= 1; side += 2) {
+      JPH::Vec3 n = JPH::Vec3::sZero();
+      n.SetComponent(axis, float(side));
+      const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+      const std::uint32_t base = std::uint32_t(mesh.positions.size());
+      const float corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+      for (const auto& c : corners) {
+        JPH::Vec3 p = n;
+        p.SetComponent(u, c[0] * float(side));
+        p.SetComponent(v, c[1]);
+        AddVertex(mesh, p * half, n);
+      }
+      AddQuad(mesh, base, base + 1, base + 2, base + 3);
+    }
+  return mesh;
+}
+
+}  // namespace
+
+Mesh MeshForGeom(const GeomDesc& geom) {
+  const auto& s = geom.size;
+  switch (int(geom.type)) {
+    case int(GeomType::Sphere): return Roundish(s[0], 0.0f, JPH::Vec3::sReplicate(1.0f));
+    case int(GeomType::Capsule): return Roundish(s[0], s[1], JPH::Vec3::sReplicate(1.0f));
+    case 4:  // ellipsoid
+      return Roundish(1.0f, 0.0f, JPH::Vec3(s[0], s[1], s[2]));
+    case int(GeomType::Cylinder): return Cylinder(s[0], s[1]);
+    case int(GeomType::Box): return Box(JPH::Vec3(s[0], s[1], s[2]));
+    default: return Mesh{};
+  }
+}
+
+}  // namespace joltgym

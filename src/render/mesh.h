@@ -1,0 +1,26 @@
+// Triangle meshes of MuJoCo's primitive geoms in the geom's own frame, for drawing:
+// capsules, spheres, ellipsoids and cylinders along z, boxes. Outward counter-clockwise
+// triangles (seen from outside), one normal per vertex.
+#pragma once
+
+#include "model/model_desc.h"
+
+#include <Jolt/Jolt.h>
+#include <Jolt/Math/Float3.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace joltgym {
+
+struct Mesh {
+  std::vector<JPH::Float3> positions;
+  std::vector<JPH::Float3> normals;
+  std::vector<std::uint32_t> indices;  // three per triangle
+};
+
+// The mesh of a geom (size as MuJoCo's geom_size); empty for types that are not drawn as
+// meshes (planes are drawn as the floor).
+Mesh MeshForGeom(const GeomDesc& geom);
+
+}  // namespace joltgym

@@ -1,0 +1,53 @@
+#include "render/render_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace joltgym {
+namespace {
+
+JPH::Mat44 GeomFrame(const GeomDesc& g) {
+  const JPH::Quat q(g.quat[1], g.quat[2], g.quat[3], g.quat[0]);
+  return JPH::Mat44::sRotationTranslation(q.Normalized(), JPH::Vec3(g.pos[0], g.pos[1], g.pos[2]));
+}
+
+bool Visible(const GeomDesc& g) { return g.group < kVisibleGroups && g.rgba[3] > 0.0f; }
+
+}  // namespace
+
+RenderModel::RenderModel(const CompiledModel& model) {
+  const ModelDesc& desc = model.desc();
+  float extent = 0.0f;
+  JPH::Vec3 centre = JPH::Vec3::sZero();
+  for (const BodyDesc& b : desc.bodies) centre += JPH::Vec3(b.pos[0], b.pos[1], b.pos[2]);
+  if (!desc.bodies.empty()) centre /= float(desc.bodies.size());
+  for (size_t i = 0; i < desc.bodies.size(); ++i) {
+    const BodyDesc& b = desc.bodies[i];
+    extent = std::max(extent, (JPH::Vec3(b.pos[0], b.pos[1], b.pos[2]) - centre).Length());
+    for (const GeomDesc& g : b.geoms) {
+      if (!Visible(g)) continue;
+      RenderGeom r{int(i), GeomFrame(g), MeshForGeom(g), JPH::Vec3(g.rgba[0], g.rgba[1], g.rgba[2])};
+      if (!r.mesh.indices.empty()) body_geoms_.push_back(std::move(r));
+      extent = std::max(extent, (JPH::Vec3(b.pos[0], b.pos[1], b.pos[2]) - centre).Length() +
+                                    std::sqrt(g.size[0] * g.size[0] + g.size[1] * g.size[1]));
+    }
+  }
+  extent_ = std::max(extent, 0.2f);
+  for (const GeomDesc& g : desc.world_geoms) {
+    if (!Visible(g)) continue;
+    if (g.type == GeomType::Plane) {
+      const JPH::Quat q(g.quat[1], g.quat[2], g.quat[3], g.quat[0]);
+      const bool horizontal = (q.Normalized() * JPH::Vec3::sAxisZ()).GetZ() > 0.999f;
+      if (horizontal && !has_floor_) {  // the floor; MuJoCo planes are infinite
+        has_floor_ = true;
+        floor_height_ = g.pos[2];
+        floor_rgb_ = JPH::Vec3(g.rgba[0], g.rgba[1], g.rgba[2]);
+      }
+      continue;
+    }
+    RenderGeom r{-1, GeomFrame(g), MeshForGeom(g), JPH::Vec3(g.rgba[0], g.rgba[1], g.rgba[2])};
+    if (!r.mesh.indices.empty()) static_geoms_.push_back(std::move(r));
+  }
+}
+
+}  // namespace joltgym

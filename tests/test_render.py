@@ -1,0 +1,290 @@
+"""Rendering: frames of every env kind, Gymnasium's camera conventions, pixels where the bodies
+are, depth against the known distance to the floor, and physics untouched by drawing."""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+
+import gymnasium as gym
+import numpy as np
+import pettingzoo
+import pytest
+
+import joltgym
+from joltgym.rendering import tile
+from joltgym.tasks import TASKS
+
+SINGLE = sorted(TASKS)
+MULTI = joltgym.multi_agent_ids()
+
+
+def make(name: str, **kwargs):
+    return gym.make(f"joltgym/{name}-v0", **kwargs).unwrapped
+
+
+@pytest.mark.parametrize("name", SINGLE)
+def test_every_mode_gives_frames_of_the_asked_size(name):
+    env = make(name, render_mode="rgbd_tuple", width=64, height=48)
+    env.reset(seed=0)
+    rgb, depth = env.render()
+    assert rgb.shape == (48, 64, 3) and rgb.dtype == np.uint8
+    assert depth.shape == (48, 64) and depth.dtype == np.float32 and np.all(depth > 0)
+    assert env.metadata["render_fps"] == int(np.round(1.0 / env.dt))
+    for mode, check in (("rgb_array", lambda f: f.shape == (48, 64, 3)), ("depth_array", lambda f: f.shape == (48, 64))):
+        other = make(name, render_mode=mode, width=64, height=48)
+        other.reset(seed=0)
+        assert check(other.render())
+
+
+@pytest.mark.parametrize("name", SINGLE)
+def test_frames_follow_the_state(name):
+    env = make(name, render_mode="rgb_array", width=96, height=96, default_camera_config={"trackbodyid": 0, "distance": 4.0, "lookat": (0, 0, 0.5)})
+    env.reset(seed=0)
+    qpos, qvel = env.qpos, env.qvel
+    first = env.render()
+    env.set_state(qpos, qvel)
+    assert np.array_equal(env.render(), first), "the same state must draw the same frame"
+    moved = qpos.copy()
+    moved[: min(3, len(moved))] += 0.3
+    env.set_state(moved, qvel)
+    assert not np.array_equal(env.render(), first), "a moved robot must change the frame"
+
+
+def test_the_tracking_camera_keeps_the_robot_in_view():
+    env = make("HalfCheetah", render_mode="rgb_array", width=120, height=90)
+    env.reset(seed=0)
+    qpos, qvel = env.qpos, env.qvel
+    start = env.render()
+    qpos[0] += 8.0  # an even number of checker squares: the floor looks the same
+    env.set_state(qpos, qvel)
+    tracked = env.render()
+    assert np.mean(np.any(tracked != start, axis=-1)) < 0.01
+    fixed = make("HalfCheetah", render_mode="rgb_array", width=120, height=90, default_camera_config={"trackbodyid": -1, "lookat": (0, 0, 0.5), "distance": 4.0})
+    fixed.reset(seed=0)
+    fixed.set_state(qpos, qvel)
+    cheetah = np.array([200, 140, 90])  # the torso's orange is nowhere once it has run out of view
+    assert not np.any(np.all(np.abs(fixed.render().astype(int) - cheetah) < 40, axis=-1))
+
+
+def looking_down(height: float):
+    # 89 degrees, not 90: straight down, "right" is not defined by the azimuth (nor in MuJoCo).
+    return {"trackbodyid": -1, "lookat": (0.0, 0.0, 0.0), "distance": height, "elevation": -89.0, "azimuth": 90.0, "fovy": 45.0}
+
+
+def test_a_body_appears_where_it_is_and_at_its_depth():
+    # Camera 3 m above the floor looking (almost) straight down (image right = +x, up = +y). The cheetah's
+    # torso (a capsule of radius 0.046 along x at z = 0.7) lies under the centre, then 0.5 m to the right.
+    w = h = 101
+    env = make("HalfCheetah", render_mode="depth_array", width=w, height=h, default_camera_config=looking_down(3.0))
+    env.reset(seed=0)
+    qpos, qvel = np.zeros(env.model.nq), np.zeros(env.model.nv)
+    env.set_state(qpos, qvel)
+    top_of_torso = 0.7 + 0.046
+    depth = env.render()
+    assert depth[h // 2, w // 2] == pytest.approx(3.0 - top_of_torso, abs=3e-3)
+    qpos[0] = 0.5
+    env.set_state(qpos, qvel)
+    depth = env.render()
+    focal = 0.5 * h / math.tan(math.radians(45.0) / 2)
+    column = int(round(w / 2 - 0.5 + focal * 0.5 / (3.0 - top_of_torso)))
+    assert depth[h // 2, column] == pytest.approx(3.0 - top_of_torso, abs=3e-3)
+    assert depth[h // 2, w // 2 - 30] == pytest.approx(3.0, abs=1e-3), "left of the torso lies the bare floor"
+
+
+def test_depth_is_the_distance_to_the_floor_plane():
+    # A camera looking down at 30 degrees at a floor point 6 m away, far from the robot: every pixel
+    # below the horizon sees the plane z = 0 at the depth its ray meets it.
+    w, h, distance, el = 80, 60, 6.0, math.radians(-30.0)
+    config = {"trackbodyid": -1, "lookat": (40.0, 40.0, 0.0), "distance": distance, "elevation": -30.0, "azimuth": 90.0, "fovy": 45.0}
+    env = make("Hopper", render_mode="depth_array", width=w, height=h, default_camera_config=config)
+    env.reset(seed=0)
+    depth = env.render()
+    forward = np.array([0.0, math.cos(el), math.sin(el)])
+    right = np.array([1.0, 0.0, 0.0])
+    up = np.cross(right, forward)
+    eye_z = -distance * forward[2]
+    focal = 0.5 * h / math.tan(math.radians(45.0) / 2)
+    u = (np.arange(w) + 0.5 - w / 2) / focal
+    v = (h / 2 - (np.arange(h) + 0.5)) / focal
+    rays = forward + u[None, :, None] * right + v[:, None, None] * up  # view-axis component 1
+    below = rays[..., 2] < -1e-3
+    expected = np.where(below, -eye_z / np.where(below, rays[..., 2], -1.0), np.inf)
+    assert np.allclose(depth[below], expected[below], rtol=1e-3)
+    assert np.all(depth[~below] >= joltgym._native.Renderer.far_depth)
+
+
+def test_model_cameras_by_id_and_name():
+    by_name = make("HalfCheetah", render_mode="rgb_array", width=64, height=64, camera_name="track")
+    by_id = make("HalfCheetah", render_mode="rgb_array", width=64, height=64, camera_id=0)
+    free = make("HalfCheetah", render_mode="rgb_array", width=64, height=64)
+    for env in (by_name, by_id, free):
+        env.reset(seed=3)
+    assert np.array_equal(by_name.render(), by_id.render())
+    assert not np.array_equal(by_name.render(), free.render())
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"camera_name": "nope"}, "camera_name 'nope' is not a camera of half_cheetah.xml; its cameras: \\['track'\\]"),
+        ({"camera_id": 5}, "camera_id 5 is out of range"),
+        ({"camera_id": 0, "camera_name": "track"}, "Both `camera_id` and `camera_name`"),
+        ({"default_camera_config": {"zoom": 2}}, "unknown key\\(s\\) \\['zoom'\\]"),
+        ({"default_camera_config": {"distance": -1}}, "distance"),
+        ({"default_camera_config": {"lookat": (0, 0)}}, "lookat"),
+        ({"default_camera_config": {"trackbodyid": 99}}, "trackbodyid 99"),
+        ({"render_mode": "rgb"}, "render_mode 'rgb' is not one of"),
+        ({"render_mode": "rgb_array", "width": 0}, "width must be"),
+    ],
+)
+def test_bad_render_arguments_are_named(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        make("HalfCheetah", **kwargs)
+
+
+def test_render_without_a_mode_warns_and_returns_none():
+    env = make("Hopper")
+    env.reset(seed=0)
+    with pytest.warns(UserWarning, match="without specifying any render mode"):
+        assert env.render() is None
+
+
+@pytest.mark.parametrize("name", ["HalfCheetah", "Humanoid"])
+def test_rendering_never_changes_the_trajectory(name):
+    def run(render: bool):
+        env = make(name, render_mode="rgb_array", width=32, height=32)
+        obs, _ = env.reset(seed=4)
+        rng = np.random.default_rng(0)
+        out = [obs]
+        for _ in range(30):
+            if render:
+                env.render()
+            obs, reward, *_ = env.step(rng.uniform(-0.4, 0.4, env.action_space.shape).astype(np.float32))
+            out.append(np.append(obs, reward))
+        return np.concatenate(out)
+
+    assert np.array_equal(run(False), run(True))
+
+
+def test_vector_env_renders_each_env_and_a_mosaic():
+    envs = gym.make_vec("joltgym/Hopper-v0", num_envs=3, render_mode="rgb_array", width=40, height=30)
+    envs.reset(seed=0)
+    for _ in range(5):
+        envs.step(envs.action_space.sample())
+    frames = envs.render()
+    assert isinstance(frames, tuple) and len(frames) == 3 and all(f.shape == (30, 40, 3) for f in frames)
+    assert not np.array_equal(frames[0], frames[1]), "envs in different states draw different frames"
+    mosaic = gym.make_vec("joltgym/Hopper-v0", num_envs=3, render_mode="rgb_array", width=40, height=30, render_mosaic=True)
+    mosaic.reset(seed=0)
+    assert mosaic.render().shape == (60, 80, 3)
+    some = gym.make_vec("joltgym/Hopper-v0", num_envs=3, render_mode="depth_array", width=40, height=30, render_envs=[2])
+    some.reset(seed=0)
+    (depth,) = some.render()
+    assert depth.shape == (30, 40)
+    with pytest.raises(ValueError, match="render_envs"):
+        gym.make_vec("joltgym/Hopper-v0", num_envs=3, render_mode="rgb_array", render_envs=[3])
+    envs.close()
+    with pytest.raises(gym.error.ClosedEnvironmentError):
+        envs.render()
+
+
+def test_tile_lays_frames_out_in_rows():
+    frames = [np.full((2, 3, 3), i, np.uint8) for i in range(5)]
+    out = tile(frames)
+    assert out.shape == (4, 9, 3)
+    assert out[0, 3, 0] == 1 and out[2, 0, 0] == 3 and out[3, 8, 0] == 0
+
+
+@pytest.mark.parametrize("env_id", [f"joltgym/{n}-v0" for n in SINGLE])
+def test_sb3_make_vec_env_works_and_renders(env_id):
+    from stable_baselines3.common.env_util import make_vec_env
+
+    venv = make_vec_env(env_id, n_envs=2, seed=0, env_kwargs={"width": 32, "height": 32})
+    venv.reset()
+    venv.step(np.stack([venv.action_space.sample() for _ in range(2)]))
+    assert venv.render_mode == "rgb_array"
+    image = venv.render()
+    assert image.ndim == 3 and image.shape[2] == 3
+    venv.close()
+
+
+@pytest.mark.parametrize("name", SINGLE)
+def test_record_video_writes_an_mp4(name, tmp_path):
+    from gymnasium.wrappers import RecordVideo
+
+    env = RecordVideo(gym.make(f"joltgym/{name}-v0", render_mode="rgb_array", width=64, height=64), str(tmp_path),
+                      episode_trigger=lambda e: True, disable_logger=True)
+    env.reset(seed=0)
+    for _ in range(8):
+        env.step(env.action_space.sample())
+    env.close()
+    videos = list(tmp_path.glob("*.mp4"))
+    assert len(videos) == 1 and videos[0].stat().st_size > 1000
+
+
+@pytest.mark.parametrize("env_id", MULTI)
+def test_pettingzoo_render_test(env_id, monkeypatch):
+    from pettingzoo.test import render_test
+    from pettingzoo.utils.conversions import parallel_to_aec
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # "human" opens a real pygame window, off screen
+    kwargs = {"num_ants": 2} if "AntSwarm" in env_id else {}
+    render_test(lambda render_mode=None: parallel_to_aec(pettingzoo.make("parallel", env_id, render_mode=render_mode, width=48, height=48, **kwargs)))
+
+
+@pytest.mark.parametrize("env_id", ["joltgym/SumoAnts-v0", "joltgym/AntSwarm-v0"])
+def test_arena_marks_are_drawn(env_id):
+    env = pettingzoo.make("parallel", env_id, render_mode="rgb_array", width=120, height=90)
+    env.reset(seed=1)
+    assert env._env.floor_marks, "the arena's task reports its ring or goal"
+    plain = env.renderer._draw(env.renderer._native, 120, 90, env.renderer.settings.camera, [], True, False)[0]
+    assert not np.array_equal(env.render(), plain)
+
+
+def test_multi_agent_vector_env_renders_each_world():
+    from joltgym.marl.vector import MultiAgentVectorEnv
+
+    envs = MultiAgentVectorEnv("joltgym/SumoAnts-v0", 2, num_threads=1, render_mode="rgb_array", width=40, height=30)
+    envs.reset(seed=0)
+    frames = envs.render()
+    assert len(frames) == 2 and frames[0].shape == (30, 40, 3)
+    assert not np.array_equal(frames[0], frames[1]), "worlds in different states draw different frames"
+    envs.close()
+
+
+def test_human_mode_opens_a_window_and_paces_frames(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    env = make("InvertedPendulum", render_mode="human", width=64, height=64)
+    env.reset(seed=0)
+    assert env.render() is None
+    assert env.renderer._viewer is not None and env.renderer._viewer.open
+    env.close()
+    assert env.renderer._viewer is None
+
+
+def test_human_mode_without_a_display_says_what_to_do():
+    # "human" draws at reset already, so that is where the missing display shows.
+    code = (
+        "import gymnasium as gym, joltgym\n"
+        "env = gym.make('joltgym/InvertedPendulum-v0', render_mode='human')\n"
+        "try:\n    env.reset(seed=0)\nexcept RuntimeError as e:\n    print('ERROR', e)\n"
+    )
+    environ = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    environ["SDL_VIDEODRIVER"] = "x11"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environ, timeout=120)
+    assert "ERROR render_mode=\"human\" needs a display" in out.stdout, out.stdout + out.stderr
+
+
+def test_the_readme_shows_a_still_of_every_id():
+    from pathlib import Path
+
+    from joltgym.recording import file_stem
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    for env_id in joltgym.task_ids() + MULTI:
+        still = f"docs/images/{file_stem(env_id)}.png"
+        assert (root / still).is_file() and f"]({still})" in readme, env_id
