@@ -83,7 +83,7 @@ def test_generalized_force_acts_on_its_coordinate_only(build_world):
 
 def test_coordinates_stop_at_their_ranges(build_world):
     limits = 'limited="true" range="-30 40"'
-    model, world = build_world(leg_xml(3, free_base=False, limits=limits))
+    model, world = build_world(leg_xml(3, free_base=False, limits=limits), joltgym.SolverSettings(soft_limits=False))
     lo, hi = np.deg2rad([[-30, -60, -30], [40, 60, 40]])
     for sign in (1.0, -1.0):
         world.set_state(np.zeros(3), np.zeros(3))
@@ -92,6 +92,24 @@ def test_coordinates_stop_at_their_ranges(build_world):
         limit = hi if sign > 0 else lo
         np.testing.assert_allclose(q, limit, atol=0.02)
         assert np.all(q <= hi + 0.01) and np.all(q >= lo - 0.01)
+
+
+def test_coordinates_rest_in_their_soft_limits_as_deep_as_mujocos(build_world):
+    limits = 'limited="true" range="-30 40"'
+    model, world = build_world(leg_xml(3, free_base=False, limits=limits))
+    m = model.mj_model
+    m.opt.integrator = mujoco.mjtIntegrator.mjINT_EULER
+    lo, hi = np.deg2rad([[-30, -60, -30], [40, 60, 40]])
+    for sign in (1.0, -1.0):
+        world.set_state(np.zeros(3), np.zeros(3))
+        world.step(np.full(3, 4.0 * sign, np.float32), nsteps=500)
+        data = mujoco.MjData(m)
+        data.ctrl[:] = 4.0 * sign
+        mujoco.mj_step(m, data, 500)
+        limit = hi if sign > 0 else lo
+        theirs, ours = sign * (data.qpos - limit), sign * (world.qpos - limit)
+        assert np.all(theirs > 1e-3), "MuJoCo's soft limits let a pushed coordinate in"
+        np.testing.assert_allclose(ours, theirs, rtol=0.2, atol=1e-3)
 
 
 def test_two_hinge_body_keeps_its_third_rotation_locked(build_world):

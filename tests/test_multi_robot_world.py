@@ -3,6 +3,8 @@ keeps its state in its own model's layout, and a robot's views do not depend on 
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -14,8 +16,11 @@ GRAVITY = 9.81
 
 
 def native_model(task: str):
+    # Hard joint limits: a robot's resting height then does not depend on how hard it landed or
+    # what it carries (soft limits give under load, as MuJoCo's do), and these tests of collision
+    # rules compare resting heights.
     spec = task_spec(task)
-    return joltgym.load_model(spec.xml_file, solver=spec.solver)
+    return joltgym.load_model(spec.xml_file, solver=dataclasses.replace(spec.solver, soft_limits=False))
 
 
 def drop_ant_on_ant(contacts: str, steps: int = 150):
@@ -52,7 +57,9 @@ def test_robots_that_never_touch_pass_through_each_other():
         alone = _native.World(native_model("Ant").native)
         alone.step(np.zeros(8), 300)
         np.testing.assert_allclose(lower.qpos, alone.qpos, atol=1e-4)
-        assert upper.qpos[2] + 0.9 == pytest.approx(alone.qpos[2], abs=5e-3)  # fell to the floor
+        # Fell to the floor: an ant landing from 0.9 m rests a few cm from where one set down does
+        # (its legs splay), an ant on another one 0.4 m higher or more.
+        assert upper.qpos[2] + 0.9 == pytest.approx(alone.qpos[2], abs=0.1)
 
 
 def test_collision_rule_per_pair():

@@ -46,6 +46,9 @@ class SolverSettings:
     penetration_slop: float = 0.005
     speculative_distance: float = 0.01
     baumgarte: float = 0.2
+    # Joint limits as MuJoCo's soft constraints (jnt_solref/jnt_solimp/margin); False: hard limits
+    # that stop a joint exactly at its range.
+    soft_limits: bool = True
 
     def to_native(self) -> _native.SolverDesc:
         if self.substeps < 1 or self.velocity_iterations < 1 or self.position_iterations < 0:
@@ -254,6 +257,10 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         joint.qpos0 = [float(x) for x in m.qpos0[joint.qposadr : joint.qposadr + width]]
         joint.armature = float(m.dof_armature[joint.dofadr])
         joint.damping = float(m.dof_damping[joint.dofadr])
+        joint.solref = [float(x) for x in m.jnt_solref[j]]
+        joint.solimp = [float(x) for x in m.jnt_solimp[j]]
+        joint.margin = float(m.jnt_margin[j])
+        joint.invweight = float(m.dof_invweight0[joint.dofadr])
         joint.stiffness = float(m.jnt_stiffness[j])
         joint.springref = float(m.qpos_spring[joint.qposadr]) if width == 1 else 0.0
         joints.append(joint)

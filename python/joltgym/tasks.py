@@ -51,8 +51,8 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="HalfCheetah",
             xml_file="half_cheetah.xml",
-            # 3 sub-steps hold the joints within ~1 mm; 2 leave up to 5.7 mm.
-            solver=SolverSettings(substeps=3, velocity_iterations=6, position_iterations=2, baumgarte=1.0),
+            # 3 sub-steps x 8 iterations hold the joints within 1 mm (x 6: one 2.4 mm step); 2 sub-steps leave up to 5.7 mm.
+            solver=SolverSettings(substeps=3, velocity_iterations=8, position_iterations=2, baumgarte=1.0),
             env_entry_point="joltgym.envs.half_cheetah:HalfCheetahEnv",
             max_episode_steps=1000,
             reward_threshold=4800.0,
@@ -100,8 +100,8 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="Ant",
             xml_file="ant.xml",
-            # Heavy armature on light links: 4 sub-steps x 14 iterations hold 1.4 mm, 3 x 10 1.9 mm.
-            solver=SolverSettings(substeps=4, velocity_iterations=14, position_iterations=2, baumgarte=1.0),
+            # Heavy armature on light links; with soft limits 4 sub-steps x 14 iterations leave 2.2 mm, 4 x 20 hold 1.5 mm.
+            solver=SolverSettings(substeps=4, velocity_iterations=20, position_iterations=2, baumgarte=1.0),
             env_entry_point="joltgym.envs.ant:AntEnv",
             max_episode_steps=1000,
             reward_threshold=6000.0,

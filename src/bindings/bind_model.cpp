@@ -60,7 +60,11 @@ void BindModel(py::module_& m) {
       .def_readwrite("armature", &JointDesc::armature)
       .def_readwrite("damping", &JointDesc::damping)
       .def_readwrite("stiffness", &JointDesc::stiffness)
-      .def_readwrite("springref", &JointDesc::springref);
+      .def_readwrite("springref", &JointDesc::springref)
+      .def_readwrite("solref", &JointDesc::solref)
+      .def_readwrite("solimp", &JointDesc::solimp)
+      .def_readwrite("margin", &JointDesc::margin)
+      .def_readwrite("invweight", &JointDesc::invweight);
   py::class_<SiteDesc>(m, "SiteDesc")
       .def(py::init<>())
       .def_readwrite("name", &SiteDesc::name)
@@ -107,7 +111,8 @@ void BindModel(py::module_& m) {
       .def_readwrite("position_iterations", &SolverDesc::position_iterations)
       .def_readwrite("penetration_slop", &SolverDesc::penetration_slop)
       .def_readwrite("speculative_distance", &SolverDesc::speculative_distance)
-      .def_readwrite("baumgarte", &SolverDesc::baumgarte);
+      .def_readwrite("baumgarte", &SolverDesc::baumgarte)
+      .def_readwrite("soft_limits", &SolverDesc::soft_limits);
   py::class_<ModelDesc>(m, "ModelDesc")
       .def(py::init<>())
       .def_readwrite("name", &ModelDesc::name)

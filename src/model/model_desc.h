@@ -58,6 +58,13 @@ struct JointDesc {
   float damping = 0.0f;
   float stiffness = 0.0f;
   float springref = 0.0f;
+  // MuJoCo's soft limit (used unless SolverDesc::soft_limits is off): jnt_solref (time
+  // constant, damping ratio), jnt_solimp (dmin, dmax, width, midpoint, power), jnt_margin,
+  // and dof_invweight0, the joint's inverse inertia at qpos0 that scales the softness.
+  std::array<float, 2> solref{0.02f, 1.0f};
+  std::array<float, 5> solimp{0.9f, 0.95f, 0.001f, 0.5f, 2.0f};
+  float margin = 0.0f;
+  float invweight = 0.0f;
 };
 
 // A named point on a body (MuJoCo site), used by task rewards.
@@ -120,6 +127,7 @@ struct SolverDesc {
   float penetration_slop = 0.005f;
   float speculative_distance = 0.01f;
   float baumgarte = 0.2f;
+  bool soft_limits = true;     // joint limits as MuJoCo's soft constraints; false: hard, stopping exactly at the range
 };
 
 struct ModelDesc {

@@ -151,6 +151,7 @@ void CompiledModel::CompileJoints() {
     c.damping = d.damping;
     c.stiffness = d.stiffness;
     c.springref = d.springref;
+    c.soft_limit = SoftLimit::FromMuJoCo(d.solref, d.solimp, d.margin, d.invweight, desc_.timestep);
     const size_t expected_qpos = d.type == JointType::Free ? 7 : d.type == JointType::Ball ? 4 : 1;
     if (c.qpos0.size() != expected_qpos) throw std::invalid_argument(JointLabel(d) + ": wrong qpos0 size");
     nq = std::max(nq, d.qposadr + int(expected_qpos));

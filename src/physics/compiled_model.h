@@ -4,6 +4,7 @@
 
 #include "model/model_desc.h"
 #include "physics/collision_filter.h"
+#include "physics/soft_limit.h"
 
 #include <Jolt/Jolt.h>
 #include <Jolt/Physics/Body/MassProperties.h>
@@ -88,6 +89,7 @@ struct CompiledJoint {
   int gimbal_slot = -1;          // coordinate of its body's gimbal (0..2), or -1
   float gimbal_sign = 1.0f;      // -1: a third axis along -(a1 x a2)
   float armature = 0.0f, damping = 0.0f, stiffness = 0.0f, springref = 0.0f;
+  SoftLimit soft_limit;          // MuJoCo's soft limit parameters (JointDesc)
 };
 
 struct CompiledActuator {

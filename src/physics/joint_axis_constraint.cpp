@@ -61,7 +61,45 @@ void JointAxisConstraint::SetupVelocityConstraint(float dt) {
       drive_.linear.CalculateConstraintPropertiesWithStiffnessAndDamping(
           dt, *mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias, 0.0f, kNegligibleStiffness, damping);
   }
-  if (params_.limited) SetupLimit(dt);
+  if (params_.limited) {
+    if (params_.soft)
+      SetupSoftLimit(dt);
+    else
+      SetupLimit(dt);
+  }
+}
+
+void JointAxisConstraint::SetLimitSide(LimitSide side) {
+  if (side != limit_side_) {
+    limit_.angular.Deactivate();
+    limit_.linear.Deactivate();
+  }
+  limit_side_ = side;
+}
+
+void JointAxisConstraint::SetupSoftLimit(float dt) {
+  const float gap_lo = q_ - params_.range_lo;
+  const float gap_hi = params_.range_hi - q_;
+  const bool lower = gap_lo < gap_hi;
+  const float gap = lower ? gap_lo : gap_hi;
+  if (!(gap < params_.soft_limit.margin)) {  // MuJoCo's activation: within the margin at the step's start
+    SetLimitSide(LimitSide::None);
+    return;
+  }
+  SetLimitSide(lower ? LimitSide::Lower : LimitSide::Upper);
+  // The limit's row runs along +rate at the lower limit and -rate at the upper; Jolt's row
+  // runs along +rate, so its bias is -sign * target (see soft_limit.h).
+  const float sign = lower ? 1.0f : -1.0f;
+  float softness, target;
+  params_.soft_limit.Row(gap, sign * rate_before_, dt, softness, target);
+  const float bias = -sign * target;
+  const float damping = 1.0f / (dt * softness);  // Jolt's softness is 1 / (dt (damping + dt stiffness))
+  if (params_.angular)
+    limit_.angular.CalculateConstraintPropertiesWithStiffnessAndDamping(dt, *mBody1, *mBody2, world_axis_, bias, 0.0f,
+                                                                        kNegligibleStiffness, damping);
+  else
+    limit_.linear.CalculateConstraintPropertiesWithStiffnessAndDamping(
+        dt, *mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias, 0.0f, kNegligibleStiffness, damping);
 }
 
 void JointAxisConstraint::SetupLimit(float dt) {
@@ -71,21 +109,14 @@ void JointAxisConstraint::SetupLimit(float dt) {
   const float gap = lower ? gap_lo : gap_hi;
   const float lookahead = 2.0f * std::abs(rate_before_) * dt + (params_.angular ? kAngularLookahead : kLinearLookahead);
   if (gap > lookahead) {
-    limit_side_ = LimitSide::None;
-    limit_.angular.Deactivate();
-    limit_.linear.Deactivate();
+    SetLimitSide(LimitSide::None);
     return;
   }
   // The row drives the joint rate towards -bias; one-sided, it only keeps the rate
   // from exceeding gap/dt towards the limit (or pushes out of a violation).
   const float allowed = (gap >= 0.0f ? gap : kLimitRecovery * gap) / dt;
   const float bias = lower ? allowed : -allowed;
-  const LimitSide side = lower ? LimitSide::Lower : LimitSide::Upper;
-  if (side != limit_side_) {  // a warm start from the other side would push the wrong way
-    limit_.angular.Deactivate();
-    limit_.linear.Deactivate();
-  }
-  limit_side_ = side;
+  SetLimitSide(lower ? LimitSide::Lower : LimitSide::Upper);
   if (params_.angular)
     limit_.angular.CalculateConstraintProperties(*mBody1, *mBody2, world_axis_, bias);
   else

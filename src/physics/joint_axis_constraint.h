@@ -10,16 +10,21 @@
 //   inertia of the joint, not of the link). Stiffness is an explicit torque, as in
 //   every MuJoCo integrator (World::ApplyJointSprings).
 //
-// * The joint range, as a speculative one-sided row: the joint may approach its
-//   limit by at most the remaining gap in one step, so it stops exactly there.
-//   Jolt's own hinge/slider limits engage only after the limit is passed and then
-//   correct positions, which tears joint anchors apart under hard impacts.
+// * The joint range, one-sided: by default MuJoCo's soft limit (soft_limit.h), which
+//   engages once the joint is within its margin of the range and lets it in by about
+//   what the joint carries over the limit's stiffness; or (SolverDesc::soft_limits off) a
+//   hard speculative row: the joint may approach its limit by at most the remaining gap
+//   in one step, so it stops exactly there. Jolt's own hinge/slider limits engage only
+//   after the limit is passed and then correct positions, which tears joint anchors
+//   apart under hard impacts.
 #pragma once
 
 #include <Jolt/Jolt.h>
 #include <Jolt/Physics/Constraints/ConstraintPart/AngleConstraintPart.h>
 #include <Jolt/Physics/Constraints/ConstraintPart/AxisConstraintPart.h>
 #include <Jolt/Physics/Constraints/TwoBodyConstraint.h>
+
+#include "physics/soft_limit.h"
 
 namespace joltgym {
 
@@ -41,6 +46,8 @@ struct JointAxisParams {
   bool limited = false;
   float range_lo = 0.0f;     // in joint coordinates (MuJoCo's qpos)
   float range_hi = 0.0f;
+  bool soft = true;          // MuJoCo's soft limit, else the hard speculative row
+  SoftLimit soft_limit;
 };
 
 class JointAxisConstraint final : public JPH::TwoBodyConstraint {
@@ -90,6 +97,9 @@ class JointAxisConstraint final : public JPH::TwoBodyConstraint {
   };
 
   void SetupLimit(float dt);
+  void SetupSoftLimit(float dt);
+  // Makes the limit row act on `side` (none: off); a warm start from the other side would push the wrong way.
+  void SetLimitSide(LimitSide side);
   bool Solve(AxisRow& row, float min_lambda, float max_lambda);
 
   JointAxisParams params_;

@@ -164,6 +164,8 @@ void Robot::CreateJoints() {
       p.limited = joint.limited;
       p.range_lo = joint.range_lo;
       p.range_hi = joint.range_hi;
+      p.soft = m.solver().soft_limits;
+      p.soft_limit = joint.soft_limit;
       axis_rows_[j] = new JointAxisConstraint(parent, child, p);
       system.AddConstraint(axis_rows_[j]);
     }
