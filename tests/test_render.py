@@ -169,6 +169,33 @@ def test_rendering_never_changes_the_trajectory(name):
     assert np.array_equal(run(False), run(True))
 
 
+def test_rendering_never_changes_a_vector_env_or_a_multi_agent_env():
+    def vector(render: bool):
+        envs = gym.make_vec("joltgym/Ant-v0", num_envs=2, render_mode="rgb_array", width=24, height=24)
+        out = [envs.reset(seed=1)[0]]
+        rng = np.random.default_rng(1)
+        for _ in range(15):
+            if render:
+                envs.render()
+            out.append(envs.step(rng.uniform(-1, 1, envs.action_space.shape).astype(np.float32))[0])
+        return np.stack(out)
+
+    def sumo(render: bool):
+        env = pettingzoo.make("parallel", "joltgym/SumoAnts-v0", render_mode="rgb_array", width=24, height=24)
+        obs, _ = env.reset(seed=2)
+        rng = np.random.default_rng(2)
+        out = [obs["agent_0"]]
+        for _ in range(15):
+            if render:
+                env.render()
+            obs, *_ = env.step({a: rng.uniform(-1, 1, 8).astype(np.float32) for a in env.agents})
+            out.append(obs["agent_0"])
+        return np.stack(out)
+
+    assert np.array_equal(vector(False), vector(True))
+    assert np.array_equal(sumo(False), sumo(True))
+
+
 def test_vector_env_renders_each_env_and_a_mosaic():
     envs = gym.make_vec("joltgym/Hopper-v0", num_envs=3, render_mode="rgb_array", width=40, height=30)
     envs.reset(seed=0)
