@@ -4,13 +4,15 @@ with remote env runners (separate processes, as on a cluster).
 Ray 2.60 pins Gymnasium 1.2.2, older than the Gymnasium the rest of the suite runs on. These tests
 run RLlib in a virtual environment of its own that sees this environment's packages (joltgym,
 PyTorch, NumPy) but holds Ray's pins, so joltgym is exercised on Ray's Gymnasium too. The
-environment is created once (about 30 s) and kept in joltgym's cache directory.
+environment is created once per test environment (about 30 s) and kept in joltgym's cache directory.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import site
 import subprocess
 import sys
 import venv
@@ -30,11 +32,20 @@ def cache_dir() -> Path:
 
 @pytest.fixture(scope="module")
 def rllib_python() -> str:
-    root = cache_dir() / "rllib-venv-2.60.0"
+    # One environment per environment running the tests (a venv's packages are not its base
+    # interpreter's): it sees this one's site-packages through a .pth file, after its own (Ray's pins).
+    parents = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    key = hashlib.sha256("\n".join([sys.prefix, *parents]).encode()).hexdigest()[:10]
+    root = cache_dir() / f"rllib-venv-2.60.0-{key}"
     python = root / "bin" / "python"
     ready = root / ".joltgym-ready"
     if not ready.is_file():
-        venv.EnvBuilder(system_site_packages=True, with_pip=True, clear=True).create(root)
+        venv.EnvBuilder(system_site_packages=False, with_pip=True, clear=True).create(root)
+        own = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+        # addsitedir, not plain paths: the parent's own .pth files (an editable install's) must run too.
+        lines = [f"import site; site.addsitedir({p!r})" for p in parents]
+        (Path(own) / "joltgym-parent-env.pth").write_text("\n".join(lines) + "\n")
         subprocess.run([str(python), "-m", "pip", "install", "--quiet", RAY], check=True, timeout=1200)
         ready.write_text(RAY + "\n")
     return str(python)
