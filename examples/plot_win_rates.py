@@ -1,0 +1,48 @@
+"""Plot the win rates that ``train_marl_ppo.py --self-play`` writes to ``<out>_eval.csv``.
+
+    python examples/plot_win_rates.py examples/results/joltgym_SumoAnts-v0_1_eval.csv --out examples/results/sumoants_selfplay.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+from pathlib import Path
+
+import numpy as np
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("eval_csv")
+    p.add_argument("--out", default="win_rates.png")
+    p.add_argument("--title", default=None)
+    args = p.parse_args(argv)
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise SystemExit("matplotlib is required for plotting: pip install matplotlib")
+    rows = list(csv.DictReader(open(args.eval_csv)))
+    steps = np.array([int(r["global_step"]) for r in rows])
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=120)
+    for key, label in (("win_rate_vs_random", "against random actions"), ("win_rate_vs_initial", "against the initial policy")):
+        rates = np.array([float(r[key]) for r in rows])
+        ax.plot(steps, rates, marker="o", lw=1.5, label=label)
+        print(f"{label}: {', '.join(f'{s}:{r:.2f}' for s, r in zip(steps, rates))}")
+    ax.set_xlabel("environment steps (all worlds)")
+    ax.set_ylabel("win rate of the deterministic policy")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title(args.title or Path(args.eval_csv).stem)
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="best")
+    fig.tight_layout()
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(args.out)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
