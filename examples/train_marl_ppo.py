@@ -24,6 +24,7 @@ train_ppo.py's do, so examples/plot_learning_curves.py plots both.
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
 import csv
 import time
@@ -44,6 +45,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--env-id", default="joltgym/MaHalfCheetah-v0")
     p.add_argument("--agent-conf", default=None, help="factorised robots: the partition (default: the id's)")
+    p.add_argument("--env-kwarg", action="append", default=[], metavar="KEY=VALUE",
+                   help="a keyword argument of the env, e.g. approach_weight=1.0 (repeatable)")
     p.add_argument("--self-play", action="store_true", help="one shared actor-critic for every agent (symmetric games)")
     p.add_argument("--total-timesteps", type=int, default=1_000_000, help="env steps (all worlds)")
     p.add_argument("--num-envs", type=int, default=8)
@@ -65,6 +68,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--out", default=None, help="episode CSV (default: examples/results/<env>_<seed>.csv)")
     p.add_argument("--log-every", type=int, default=20_000)
     args = p.parse_args(argv)
+    args.env_kwargs = {key: ast.literal_eval(value) for key, value in (kv.split("=", 1) for kv in args.env_kwarg)}
     args.batch_steps = args.num_envs * args.num_steps
     args.num_iterations = max(1, args.total_timesteps // args.batch_steps)
     if args.out is None:
@@ -173,7 +177,7 @@ def evaluate_win_rates(args, agents: Agents, initial: Agents, bouts: int, seed: 
     """Win rate of the deterministic policy (agent_0) against random actions and against the initial policy."""
     rates = []
     for opponent in ("random", "initial"):
-        env = MultiAgentVectorEnv(args.env_id, bouts, num_threads=args.env_threads, shaping_weight=0.0)
+        env = MultiAgentVectorEnv(args.env_id, bouts, num_threads=args.env_threads, **{**args.env_kwargs, "shaping_weight": 0.0})
         obs, _ = env.reset(seed=seed)
         rng = np.random.default_rng(seed)
         wins, done = np.zeros(bouts, bool), np.zeros(bouts, bool)
@@ -202,6 +206,7 @@ def main(argv=None) -> None:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     kwargs = {} if args.agent_conf is None else {"agent_conf": args.agent_conf}
+    kwargs.update(args.env_kwargs)
     env = MultiAgentVectorEnv(args.env_id, args.num_envs, num_threads=args.env_threads, **kwargs)
     agents = Agents(env, args.self_play)
     initial = copy.deepcopy(agents)

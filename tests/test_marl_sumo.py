@@ -82,6 +82,7 @@ def test_reward_is_sparse_plus_weighted_shaping_and_the_weight_anneals():
     for agent, info in infos.items():
         assert rewards[agent] == pytest.approx(info["reward_sparse"] + 0.5 * info["reward_shaping"], rel=1e-6)
         parts = info["reward_center"] + info["reward_survive"] + info["reward_ctrl"] + info["reward_contact"]
+        parts += info["reward_approach"] + info["reward_push"]
         assert info["reward_shaping"] == pytest.approx(parts, rel=1e-6)
         assert info["reward_ctrl"] == pytest.approx(-0.1 * 8 * 0.25)
         assert info["reward_survive"] == 5.0
@@ -142,3 +143,18 @@ def test_bad_sumo_arguments():
         sumo_ants(ring_radius_range=(4.0, 3.0))
     with pytest.raises(TypeError, match="valid keyword arguments: ring_radius_range"):
         sumo_ants(ring_size=3.0)
+
+
+def test_approach_and_push_shaping_are_off_by_default_and_measure_the_torsos():
+    env = sumo_ants()
+    env.reset(seed=5)
+    _, _, _, _, infos = env.step({a: np.zeros(8, np.float32) for a in env.agents})
+    assert all(infos[a]["reward_approach"] == 0.0 and infos[a]["reward_push"] == 0.0 for a in infos)
+    env = sumo_ants(approach_weight=2.0, push_weight=3.0)
+    env.reset(seed=5)
+    _, _, _, _, infos = env.step({a: np.zeros(8, np.float32) for a in env.agents})
+    torso = [env.state()[0:2], env.state()[29:31]]  # each robot's qpos starts with its torso's x, y
+    gap = np.linalg.norm(torso[0] - torso[1])
+    for i, agent in enumerate(("agent_0", "agent_1")):
+        assert infos[agent]["reward_approach"] == pytest.approx(-2.0 * gap, rel=1e-4)
+        assert infos[agent]["reward_push"] == pytest.approx(3.0 * np.linalg.norm(torso[1 - i]), rel=1e-4)

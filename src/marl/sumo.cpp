@@ -74,6 +74,8 @@ SumoTask::SumoTask(const std::vector<ModelPtr>& models, const SumoParams& params
   reward_survive_ = info_.Add("reward_survive");
   reward_ctrl_ = info_.Add("reward_ctrl");
   reward_contact_ = info_.Add("reward_contact");
+  reward_approach_ = info_.Add("reward_approach");
+  reward_push_ = info_.Add("reward_push");
   distance_to_edge_ = info_.Add("distance_to_edge", /*at_reset=*/true);
   ring_radius_ = info_.Add("ring_radius", /*at_reset=*/true);
 }
@@ -185,7 +187,9 @@ void SumoTask::Score(World& world, const float* actions, int elapsed, MultiAgent
     const float ctrl = -params_.ctrl_cost_weight * SquaredNorm(actions + size_t(i) * size_t(width), agent(i).act_dim);
     const float contact =
         -std::min(params_.contact_cost_weight * SquaredNorm(cfrc.data(), int(cfrc.size())), params_.contact_cost_max);
-    const float shaping = center + survive + ctrl + contact;
+    const float approach = -params_.approach_weight * PlanarDistance(torso[i] - torso[1 - i]);
+    const float push = params_.push_weight * PlanarDistance(torso[1 - i]);
+    const float shaping = center + survive + ctrl + contact + approach + push;
     rewards[i] = sparse + shaping_weight * shaping;
     terminated[i] = decided || draw;
     InfoRow info(infos + size_t(i) * size_t(info_.size()));
@@ -199,6 +203,8 @@ void SumoTask::Score(World& world, const float* actions, int elapsed, MultiAgent
     info.Set(reward_survive_, survive);
     info.Set(reward_ctrl_, ctrl);
     info.Set(reward_contact_, contact);
+    info.Set(reward_approach_, approach);
+    info.Set(reward_push_, push);
   }
   WriteArenaInfo(world, ws, infos);
 }

@@ -34,6 +34,10 @@ struct SumoParams {
   float ctrl_cost_weight = 0.1f;        // shaping: - ctrl_cost_weight * |a|^2
   float contact_cost_weight = 0.5e-6f;  // shaping: - min(contact_cost_weight * |cfrc_ext|^2, contact_cost_max)
   float contact_cost_max = 10.0f;
+  // Optional shaping (RoboSumo's idea, off as in gym-compete): - approach_weight * the torsos'
+  // planar distance (go to the opponent), + push_weight * the opponent torso's distance from the centre.
+  float approach_weight = 0.0f;
+  float push_weight = 0.0f;
   int frame_skip = 5;
 
   template <class Visit>
@@ -52,6 +56,8 @@ struct SumoParams {
     visit("ctrl_cost_weight", ctrl_cost_weight);
     visit("contact_cost_weight", contact_cost_weight);
     visit("contact_cost_max", contact_cost_max);
+    visit("approach_weight", approach_weight);
+    visit("push_weight", push_weight);
     visit("frame_skip", frame_skip);
   }
 };
@@ -91,7 +97,7 @@ class SumoTask final : public MultiAgentTask {
   std::shared_ptr<const Task> robot_task_;  // the robot's single-agent task: its reset noise and observation
   int arena_obs_offset_;
   InfoSlot winner_, lost_, draw_, touched_, reward_sparse_, reward_shaping_, reward_center_, reward_survive_,
-      reward_ctrl_, reward_contact_, distance_to_edge_, ring_radius_;
+      reward_ctrl_, reward_contact_, reward_approach_, reward_push_, distance_to_edge_, ring_radius_;
 };
 
 }  // namespace joltgym
