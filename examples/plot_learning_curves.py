@@ -41,6 +41,18 @@ def read_episodes(path: Path, x_column: str = "global_step") -> tuple[np.ndarray
     return np.asarray(xs)[order], np.asarray(returns)[order]
 
 
+def save(fig, ax, title: str | None, out: str) -> None:
+    """Title, grid and legend, then the PNG (its folder made if needed)."""
+    if title:
+        ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="best")
+    fig.tight_layout()
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out)
+    print(f"wrote {out}")
+
+
 def last_per_x(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Keep the last value at each distinct x (several envs often finish on the same step)."""
     keep = np.append(x[1:] != x[:-1], True)
@@ -91,14 +103,7 @@ def main(argv=None) -> None:
                   f"mean return of the last {len(tail)}: {tail.mean():.1f}")
     ax.set_xlabel("wall-clock seconds" if args.wall_time else "environment steps")
     ax.set_ylabel(f"episode return (rolling mean of {args.window})")
-    if args.title:
-        ax.set_title(args.title)
-    ax.grid(True, alpha=0.3)
-    ax.legend(loc="best")
-    fig.tight_layout()
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(args.out)
-    print(f"wrote {args.out}")
+    save(fig, ax, args.title, args.out)
 
 
 if __name__ == "__main__":

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from plot_learning_curves import plt, save  # noqa: E402
 
 
 def main(argv=None) -> None:
@@ -18,13 +22,6 @@ def main(argv=None) -> None:
     p.add_argument("--out", default="win_rates.png")
     p.add_argument("--title", default=None)
     args = p.parse_args(argv)
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise SystemExit("matplotlib is required for plotting: pip install matplotlib")
     rows = list(csv.DictReader(open(args.eval_csv)))
     steps = np.array([int(r["global_step"]) for r in rows])
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=120)
@@ -35,13 +32,7 @@ def main(argv=None) -> None:
     ax.set_xlabel("environment steps (all worlds)")
     ax.set_ylabel("win rate of the deterministic policy")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_title(args.title or Path(args.eval_csv).stem)
-    ax.grid(True, alpha=0.3)
-    ax.legend(loc="best")
-    fig.tight_layout()
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(args.out)
-    print(f"wrote {args.out}")
+    save(fig, ax, args.title or Path(args.eval_csv).stem, args.out)
 
 
 if __name__ == "__main__":
