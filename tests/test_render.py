@@ -292,6 +292,23 @@ def test_human_mode_opens_a_window_and_paces_frames(monkeypatch):
     assert env.renderer._viewer is None
 
 
+def test_vector_envs_show_one_window_of_all_their_worlds(monkeypatch):
+    from joltgym.marl.vector import MultiAgentVectorEnv
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    envs = gym.make_vec("joltgym/Hopper-v0", num_envs=3, render_mode="human", width=40, height=30)
+    envs.reset(seed=0)
+    assert envs.render() is None
+    viewer = envs.unwrapped._renderer._viewer
+    assert viewer.open and viewer._screen.get_size() == (80, 60)  # a 2 x 2 mosaic
+    envs.close()
+    assert not viewer.open
+    worlds = MultiAgentVectorEnv("joltgym/MaHopper-v0", 2, num_threads=1, render_mode="human", width=40, height=30)
+    worlds.reset(seed=0)
+    assert worlds.render() is None and worlds._renderer._viewer._screen.get_size() == (80, 30)
+    worlds.close()
+
+
 def test_human_mode_without_a_display_says_what_to_do():
     # "human" draws at reset already, so that is where the missing display shows.
     code = (

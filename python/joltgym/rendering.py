@@ -152,13 +152,53 @@ class FrameRenderer:
             self._viewer = None
 
 
+class VectorRenderer:
+    """Several worlds' frames in their common mode: a tuple of frames (as Gymnasium's vector envs
+    return), their mosaic with ``mosaic``, or for "human" one window showing the mosaic."""
+
+    def __init__(self, frames: list[FrameRenderer], mosaic: bool = False):
+        self.frames = frames
+        self.mosaic = mosaic
+        self._viewer = None
+
+    def render(self):
+        settings = self.frames[0].settings
+        if settings.render_mode is None:
+            return self.frames[0].render()  # warns, as a single env does
+        if settings.render_mode == "human":
+            if self._viewer is None:
+                from joltgym.viewer import Viewer
+
+                columns, rows = _grid(len(self.frames))
+                self._viewer = Viewer(columns * settings.width, rows * settings.height, settings.fps, settings.title)
+            self._viewer.show(tile([f.frame()[0] for f in self.frames]))
+            return None
+        frames = tuple(f.render() for f in self.frames)
+        if not self.mosaic:
+            return frames
+        if settings.render_mode == "rgbd_tuple":
+            return tile([f[0] for f in frames]), tile([f[1] for f in frames])
+        return tile(frames)
+
+    def close(self) -> None:
+        if self._viewer is not None:
+            self._viewer.close()
+            self._viewer = None
+        for frames in self.frames:
+            frames.close()
+
+
+def _grid(n: int, columns: int | None = None) -> tuple[int, int]:
+    columns = int(columns or int(np.ceil(np.sqrt(n))))
+    return columns, int(np.ceil(n / columns))
+
+
 def tile(frames: Sequence[np.ndarray], columns: int | None = None) -> np.ndarray:
     """Frames of one shape in a grid (row-major, ``columns`` wide, default about square); gaps are black."""
     if len(frames) == 0:
         raise ValueError("tile() needs at least one frame")
     first = np.asarray(frames[0])
-    columns = int(columns or int(np.ceil(np.sqrt(len(frames)))))
-    rows = int(np.ceil(len(frames) / columns))
+    columns, rows = _grid(len(frames), columns)
     h, w = first.shape[:2]
     out = np.zeros((rows * h, columns * w) + first.shape[2:], first.dtype)
     for i, f in enumerate(frames):

@@ -14,7 +14,7 @@ import numpy as np
 import pettingzoo
 
 from joltgym import _native
-from joltgym.rendering import FrameRenderer, RenderSettings
+from joltgym.rendering import FrameRenderer, RenderSettings, VectorRenderer
 
 
 class MultiAgentVectorEnv:
@@ -69,7 +69,8 @@ class MultiAgentVectorEnv:
         self.closed = False
         self.render_mode = prototype.render_mode
         self.metadata = dict(prototype.metadata)
-        self._frames = [self._frame_renderer(prototype.renderer.settings, w) for w in range(self.num_envs)]
+        settings = prototype.renderer.settings
+        self._renderer = VectorRenderer([self._frame_renderer(settings, w) for w in range(self.num_envs)])
         prototype.close()
 
     def _frame_renderer(self, settings: RenderSettings, world: int) -> FrameRenderer:
@@ -86,10 +87,9 @@ class MultiAgentVectorEnv:
         return FrameRenderer(settings, locked(pool.render), locked(pool.floor_marks))
 
     def render(self):
-        """One frame per world in ``render_mode`` (None without one)."""
-        if self.render_mode is None:
-            return self._frames[0].render()
-        return tuple(frames.render() for frames in self._frames)
+        """One frame per world in ``render_mode`` ("human": their mosaic in a window; None without a mode)."""
+        self._check_open()
+        return self._renderer.render()
 
     @property
     def num_threads(self) -> int:
@@ -141,9 +141,9 @@ class MultiAgentVectorEnv:
 
     def close(self) -> None:
         with self._lock:
-            for frames in self._frames:
-                frames.close()
-            self._frames = []
+            if self._renderer is not None:
+                self._renderer.close()
+                self._renderer = None  # its frames hold the pool
             self._pool = None
             self.closed = True
 

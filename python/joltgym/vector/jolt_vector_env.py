@@ -20,7 +20,7 @@ from gymnasium.vector.utils import batch_space
 
 from joltgym import _native
 from joltgym.model import SolverSettings, load_model
-from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings, camera_settings, tile
+from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings, VectorRenderer, camera_settings
 from joltgym.tasks import task_spec
 
 _NATIVE_MODES = {
@@ -117,7 +117,7 @@ class JoltVectorEnv(VectorEnv):
         bad = [i for i in self.render_envs if not 0 <= i < self.num_envs]
         if bad or not self.render_envs:
             raise ValueError(f"render_envs must list env indices in [0, {self.num_envs}), got {render_envs!r}")
-        self._frames = [self._frame_renderer(i) for i in self.render_envs]
+        self._renderer = VectorRenderer([self._frame_renderer(i) for i in self.render_envs], self.render_mosaic)
         low, high = self.model.ctrl_range.astype(np.float32).T
         self.single_action_space = spaces.Box(low=low, high=high, dtype=np.float32)
         self.single_observation_space = spaces.Box(-np.inf, np.inf, shape=(self.task.obs_dim,), dtype=np.float32)
@@ -249,28 +249,10 @@ class JoltVectorEnv(VectorEnv):
 
     def render(self):
         """One frame per env of ``render_envs`` (a tuple), or their mosaic with ``render_mosaic``;
-        "depth_array" frames are HxW metres. None without a render mode."""
+        "depth_array" frames are HxW metres; "human" shows the mosaic in a window. None without a
+        render mode."""
         self._check_open()
-        mode = self.render_mode
-        if mode is None:
-            return self._frames[0].render()  # warns, as a single env does
-        if mode == "human":
-            if not hasattr(self, "_viewer_frames"):
-                settings = RenderSettings("human", *self._mosaic_size(), fps=self.metadata["render_fps"],
-                                          title=self._render_settings.title)
-                self._viewer_frames = FrameRenderer(settings, lambda *args: (tile([f.frame()[0] for f in self._frames]), None))
-            return self._viewer_frames.render()
-        frames = tuple(f.render() for f in self._frames)
-        if not self.render_mosaic:
-            return frames
-        if mode == "rgbd_tuple":
-            return tile([f[0] for f in frames]), tile([f[1] for f in frames])
-        return tile(frames)
-
-    def _mosaic_size(self) -> tuple[int, int]:
-        n, s = len(self._frames), self._render_settings
-        columns = int(np.ceil(np.sqrt(n)))
-        return columns * s.width, int(np.ceil(n / columns)) * s.height
+        return self._renderer.render()
 
     def _observations(self) -> np.ndarray:
         return self._obs.copy() if self.copy else self._obs
@@ -280,10 +262,9 @@ class JoltVectorEnv(VectorEnv):
             raise error.ClosedEnvironmentError("this JoltVectorEnv is closed")
 
     def close_extras(self, **kwargs: Any) -> None:
-        for frames in [*getattr(self, "_frames", []), getattr(self, "_viewer_frames", None)]:
-            if frames is not None:
-                frames.close()
-        self._frames = []
+        if getattr(self, "_renderer", None) is not None:
+            self._renderer.close()
+            self._renderer = None  # its frames hold the pool
         self._pool = None  # joins the worker threads
         self._closed = True
 
