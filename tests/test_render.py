@@ -332,3 +332,16 @@ def test_the_readme_shows_a_still_of_every_id():
     for env_id in joltgym.task_ids() + MULTI:
         still = f"docs/images/{file_stem(env_id)}.png"
         assert (root / still).is_file() and f"]({still})" in readme, env_id
+
+
+def test_the_sb3_adapter_renders_every_env_tiled():
+    from joltgym.vector.sb3 import JoltSB3VecEnv
+
+    venv = JoltSB3VecEnv(3, task="Hopper", render_mode="rgb_array", width=32, height=24)
+    venv.reset()
+    images = venv.get_images()
+    assert len(images) == 3 and images[0].shape == (24, 32, 3)
+    assert venv.render().shape == (48, 64, 3)  # SB3 tiles 3 frames 2 x 2
+    with pytest.raises(TypeError, match="render_mosaic"):
+        JoltSB3VecEnv(2, task="Hopper", render_mode="rgb_array", render_mosaic=True)
+    venv.close()

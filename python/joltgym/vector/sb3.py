@@ -3,7 +3,8 @@
 SB3 does not accept Gymnasium vector envs. This adapter keeps SB3's conventions: done
 envs are reset in the same step, ``infos[i]["terminal_observation"]`` holds the
 observation that ended the episode and ``infos[i]["TimeLimit.truncated"]`` tells a time
-limit from a real termination, so bootstrapping stays correct.
+limit from a real termination, so bootstrapping stays correct. With ``render_mode="rgb_array"``
+(and the other rendering keywords of JoltVectorEnv) SB3's ``render()`` tiles every env's frame.
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ class JoltSB3VecEnv(VecEnv):
     def __init__(self, num_envs: int, **kwargs: Any):
         if "autoreset_mode" in kwargs:
             raise TypeError("JoltSB3VecEnv always resets in the same step, as SB3 expects")
+        if kwargs.get("render_mosaic"):
+            raise TypeError("JoltSB3VecEnv tiles frames itself (SB3's render); leave render_mosaic off")
         self.venv = JoltVectorEnv(num_envs, autoreset_mode=AutoresetMode.SAME_STEP, **kwargs)
-        self.render_mode = None
+        self.render_mode = self.venv.render_mode
         self._actions: np.ndarray | None = None
         super().__init__(self.venv.num_envs, self.venv.single_observation_space, self.venv.single_action_space)
 
@@ -57,6 +60,12 @@ class JoltSB3VecEnv(VecEnv):
     def close(self) -> None:
         self.venv.close()
 
+    def get_images(self) -> list[np.ndarray]:
+        """Each env's frame (SB3's render tiles them); render_mode must be "rgb_array"."""
+        if self.render_mode != "rgb_array":
+            raise ValueError(f"get_images needs render_mode='rgb_array', this env has {self.render_mode!r}")
+        return list(self.venv.render())
+
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
         value = getattr(self, attr_name) if attr_name == "render_mode" else getattr(self.venv, attr_name)
         return [value for _ in self._get_indices(indices)]
@@ -65,6 +74,9 @@ class JoltSB3VecEnv(VecEnv):
         raise AttributeError(f"JoltSB3VecEnv's sub-environments are native; cannot set {attr_name!r}")
 
     def env_method(self, method_name: str, *method_args, indices: VecEnvIndices = None, **method_kwargs) -> list[Any]:
+        if method_name == "render":  # SB3's render() in "human" mode: one window of every env
+            self.venv.render()
+            return [None for _ in self._get_indices(indices)]
         raise AttributeError(f"JoltSB3VecEnv's sub-environments are native; no method {method_name!r}")
 
     def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
