@@ -26,9 +26,13 @@ def make(env_id: str, **kwargs: Any):
     return gymnasium.make(env_id, **kwargs)
 
 
-def frames(env_id: str, steps: int, seed: int = 0, width: int = 320, height: int = 240, every: int = 1) -> list[np.ndarray]:
-    """The frames of `steps` steps of seeded random actions (one every `every` steps, the first included)."""
+def frames(
+    env_id: str, steps: int, seed: int = 0, width: int = 320, height: int = 240, every: int = 1
+) -> tuple[list[np.ndarray], int]:
+    """The frames of `steps` steps of seeded random actions (one every `every` steps, the first
+    included), and the env's render_fps."""
     env = make(env_id, render_mode="rgb_array", width=width, height=height)
+    fps = env.metadata["render_fps"]
     rng = np.random.default_rng(seed)
     out = []
     try:
@@ -49,7 +53,7 @@ def frames(env_id: str, steps: int, seed: int = 0, width: int = 320, height: int
                     env.reset()
     finally:
         env.close()
-    return out
+    return out, fps
 
 
 def _sample(space: gymnasium.spaces.Box, rng: np.random.Generator) -> np.ndarray:
@@ -66,7 +70,7 @@ def write_still(env_id: str, directory: str | Path, steps: int = 25, **kwargs: A
 
     path = Path(directory) / f"{file_stem(env_id)}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(frames(env_id, steps + 1, every=steps, **kwargs)[-1]).save(path, optimize=True)
+    Image.fromarray(frames(env_id, steps + 1, every=steps, **kwargs)[0][-1]).save(path, optimize=True)
     return path
 
 
@@ -79,12 +83,10 @@ def write_clip(env_id: str, directory: str | Path, steps: int = 100, **kwargs: A
             from moviepy.video.io.ImageSequenceClip import ImageSequenceClip  # moviepy 1.x
         except ImportError as exc:
             raise gymnasium.error.DependencyNotInstalled('writing clips needs moviepy: pip install moviepy') from exc
-    env = make(env_id)
-    fps = env.metadata["render_fps"]
-    env.close()
     path = Path(directory) / f"{file_stem(env_id)}.mp4"
     path.parent.mkdir(parents=True, exist_ok=True)
-    clip = ImageSequenceClip(frames(env_id, steps, **kwargs), fps=fps)
+    images, fps = frames(env_id, steps, **kwargs)
+    clip = ImageSequenceClip(images, fps=fps)
     clip.write_videofile(str(path), logger=None)
     clip.close()
     return path

@@ -40,8 +40,10 @@ def camera_settings(
     camera_name: str | None = None,
     config: dict[str, Any] | None = None,
     track_robot: int = 0,
+    default_config: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The native renderer's camera for Gymnasium's camera arguments on ``model`` (robot 0's model)."""
+    """The native renderer's camera for Gymnasium's camera arguments on ``model`` (robot 0's model);
+    ``config`` None takes ``default_config`` (a task's v5 DEFAULT_CAMERA_CONFIG)."""
     if camera_id is not None and camera_name is not None:
         raise ValueError("Both `camera_id` and `camera_name` cannot be specified at the same time.")
     names = [c.name for c in model.native.desc.cameras]
@@ -55,7 +57,7 @@ def camera_settings(
         if not 0 <= camera_id < len(names):
             raise ValueError(f"camera_id {camera_id} is out of range: {model.path.name} has {len(names)} camera(s) {names}")
         return {"camera_id": int(camera_id)}
-    config = dict(config or {})
+    config = dict((default_config if config is None else config) or {})
     unknown = sorted(set(config) - set(CAMERA_KEYS))
     if unknown:
         raise ValueError(f"default_camera_config has unknown key(s) {unknown}; known: {list(CAMERA_KEYS)}")
@@ -160,6 +162,24 @@ class VectorRenderer:
         self.frames = frames
         self.mosaic = mosaic
         self._viewer = None
+
+    @classmethod
+    def of_pool(cls, pool, indices: Sequence[int], settings: RenderSettings, lock, check_open: Callable[[], None],
+                marks: bool = False, mosaic: bool = False) -> VectorRenderer:
+        """The frames of worlds ``indices`` of a native pool (``pool.render(i, ...)``, and
+        ``pool.floor_marks(i)`` with ``marks``), each drawn under the vector env's lock once
+        ``check_open`` has passed."""
+
+        def locked(call, i):
+            def run(*args):
+                with lock:
+                    check_open()
+                    return call(i, *args)
+
+            return run
+
+        return cls([FrameRenderer(settings, locked(pool.render, i), locked(pool.floor_marks, i) if marks else None)
+                    for i in indices], mosaic)
 
     def render(self):
         settings = self.frames[0].settings

@@ -88,9 +88,7 @@ class JoltEnv(gym.Env, EzPickle):
         self.frame_skip = self.task.frame_skip
         self.dt = self.task.dt
         self.metadata = {"render_modes": RENDER_MODES, "render_fps": int(np.round(1.0 / self.dt))}
-        camera = camera_settings(
-            self.model, camera_id, camera_name, spec.camera if default_camera_config is None else default_camera_config
-        )
+        camera = camera_settings(self.model, camera_id, camera_name, default_camera_config, default_config=spec.camera)
         self.width, self.height, self.camera_id, self.camera_name = width, height, camera_id, camera_name
         self.renderer = FrameRenderer(
             RenderSettings(render_mode, width, height, camera, self.metadata["render_fps"], spec.env_id),

@@ -104,9 +104,7 @@ class FactoredEnv(JoltParallelEnv):
             render_mode=render_mode,
             width=width,
             height=height,
-            camera=camera_settings(
-                self.model, camera_id, camera_name, spec.camera if default_camera_config is None else default_camera_config
-            ),
+            camera=camera_settings(self.model, camera_id, camera_name, default_camera_config, default_config=spec.camera),
             pickle_kwargs=pickle_kwargs,
         )
         self.observation_factorization = _state_indices(self.possible_agents, self.observation_tokens, state)

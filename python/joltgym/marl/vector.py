@@ -14,7 +14,7 @@ import numpy as np
 import pettingzoo
 
 from joltgym import _native
-from joltgym.rendering import FrameRenderer, RenderSettings, VectorRenderer
+from joltgym.rendering import VectorRenderer
 
 
 class MultiAgentVectorEnv:
@@ -69,22 +69,9 @@ class MultiAgentVectorEnv:
         self.closed = False
         self.render_mode = prototype.render_mode
         self.metadata = dict(prototype.metadata)
-        settings = prototype.renderer.settings
-        self._renderer = VectorRenderer([self._frame_renderer(settings, w) for w in range(self.num_envs)])
+        self._renderer = VectorRenderer.of_pool(self._pool, range(self.num_envs), prototype.renderer.settings,
+                                                self._lock, self._check_open, marks=True)
         prototype.close()
-
-    def _frame_renderer(self, settings: RenderSettings, world: int) -> FrameRenderer:
-        pool = self._pool
-
-        def locked(call):
-            def run(*args):
-                with self._lock:
-                    self._check_open()
-                    return call(world, *args)
-
-            return run
-
-        return FrameRenderer(settings, locked(pool.render), locked(pool.floor_marks))
 
     def render(self):
         """One frame per world in ``render_mode`` ("human": their mosaic in a window; None without a mode)."""

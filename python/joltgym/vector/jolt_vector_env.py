@@ -20,7 +20,7 @@ from gymnasium.vector.utils import batch_space
 
 from joltgym import _native
 from joltgym.model import SolverSettings, load_model
-from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings, VectorRenderer, camera_settings
+from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, RenderSettings, VectorRenderer, camera_settings
 from joltgym.tasks import task_spec
 
 _NATIVE_MODES = {
@@ -108,16 +108,15 @@ class JoltVectorEnv(VectorEnv):
         self.metadata = {"autoreset_mode": autoreset_mode, "render_modes": RENDER_MODES}
         self.dt = self.model.timestep * self.task.frame_skip
         self.metadata["render_fps"] = int(np.round(1.0 / self.dt))
-        camera = camera_settings(
-            self.model, camera_id, camera_name, spec.camera if default_camera_config is None else default_camera_config
-        )
+        camera = camera_settings(self.model, camera_id, camera_name, default_camera_config, default_config=spec.camera)
         self._render_settings = RenderSettings(render_mode, width, height, camera, self.metadata["render_fps"], spec.env_id)
         self.render_mosaic = bool(render_mosaic)
         self.render_envs = list(range(self.num_envs)) if render_envs is None else [int(i) for i in render_envs]
         bad = [i for i in self.render_envs if not 0 <= i < self.num_envs]
         if bad or not self.render_envs:
             raise ValueError(f"render_envs must list env indices in [0, {self.num_envs}), got {render_envs!r}")
-        self._renderer = VectorRenderer([self._frame_renderer(i) for i in self.render_envs], self.render_mosaic)
+        self._renderer = VectorRenderer.of_pool(self._pool, self.render_envs, self._render_settings, self._lock,
+                                                self._check_open, mosaic=self.render_mosaic)
         low, high = self.model.ctrl_range.astype(np.float32).T
         self.single_action_space = spaces.Box(low=low, high=high, dtype=np.float32)
         self.single_observation_space = spaces.Box(-np.inf, np.inf, shape=(self.task.obs_dim,), dtype=np.float32)
@@ -236,16 +235,6 @@ class JoltVectorEnv(VectorEnv):
             infos[key] = rows[:, columns].copy()
             infos["_" + key] = mask_of(at_reset).copy()
         return infos
-
-    def _frame_renderer(self, env: int) -> FrameRenderer:
-        pool = self._pool
-
-        def draw(*args):
-            with self._lock:
-                self._check_open()
-                return pool.render(env, *args)
-
-        return FrameRenderer(self._render_settings, draw)
 
     def render(self):
         """One frame per env of ``render_envs`` (a tuple), or their mosaic with ``render_mosaic``;
