@@ -70,7 +70,9 @@ def test_collision_rule_per_pair():
     world.step([np.zeros(8)] * 3, 150)
     heights = [r.qpos[2] + origin[2] for r, origin in zip(world.robots, stacked)]
     assert heights[1] > heights[0] + 0.25  # 1 rests on 0
-    assert abs(heights[2] - heights[0]) < 0.05  # 2 passes through both, down to the floor
+    # 2 passes through both, down to the floor: an ant standing there has its torso at ~0.5-0.6 m,
+    # one resting on ant 0 at 0.9 m or more, on ant 1 at 1.2 m or more.
+    assert heights[2] < 0.75
 
 
 def test_views_are_relative_to_the_robot_origin():

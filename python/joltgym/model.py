@@ -49,6 +49,9 @@ class SolverSettings:
     # Joint limits as MuJoCo's soft constraints (jnt_solref/jnt_solimp/margin); False: hard limits
     # that stop a joint exactly at its range.
     soft_limits: bool = True
+    # Contacts with planes as MuJoCo's soft constraints (geom_solref/geom_solimp/margin, mixed per
+    # pair as MuJoCo mixes them); False: Jolt's hard contacts.
+    soft_contacts: bool = True
 
     def to_native(self) -> _native.SolverDesc:
         if self.substeps < 1 or self.velocity_iterations < 1 or self.position_iterations < 0:
@@ -183,6 +186,13 @@ def _geom_desc(m: mujoco.MjModel, d: mujoco.MjData, g: int, frame_pos, frame_rot
     material = int(m.geom_matid[g])
     geom.rgba = [float(x) for x in (m.mat_rgba[material] if material >= 0 else m.geom_rgba[g])]
     geom.group = int(m.geom_group[g])
+    geom.solref = [float(x) for x in m.geom_solref[g]]
+    geom.solimp = [float(x) for x in m.geom_solimp[g]]
+    geom.solmix = float(m.geom_solmix[g])
+    geom.priority = int(m.geom_priority[g])
+    geom.margin = float(m.geom_margin[g])
+    geom.gap = float(m.geom_gap[g])
+    geom.invweight = float(m.body_invweight0[m.geom_bodyid[g]][0])
     return geom
 
 

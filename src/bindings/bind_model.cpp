@@ -33,7 +33,14 @@ void BindModel(py::module_& m) {
       .def_readwrite("condim", &GeomDesc::condim)
       .def_readwrite("mj_body", &GeomDesc::mj_body)
       .def_readwrite("rgba", &GeomDesc::rgba)
-      .def_readwrite("group", &GeomDesc::group);
+      .def_readwrite("group", &GeomDesc::group)
+      .def_readwrite("solref", &GeomDesc::solref)
+      .def_readwrite("solimp", &GeomDesc::solimp)
+      .def_readwrite("solmix", &GeomDesc::solmix)
+      .def_readwrite("priority", &GeomDesc::priority)
+      .def_readwrite("margin", &GeomDesc::margin)
+      .def_readwrite("gap", &GeomDesc::gap)
+      .def_readwrite("invweight", &GeomDesc::invweight);
   py::class_<BodyDesc>(m, "BodyDesc")
       .def(py::init<>())
       .def_readwrite("name", &BodyDesc::name)
@@ -112,7 +119,8 @@ void BindModel(py::module_& m) {
       .def_readwrite("penetration_slop", &SolverDesc::penetration_slop)
       .def_readwrite("speculative_distance", &SolverDesc::speculative_distance)
       .def_readwrite("baumgarte", &SolverDesc::baumgarte)
-      .def_readwrite("soft_limits", &SolverDesc::soft_limits);
+      .def_readwrite("soft_limits", &SolverDesc::soft_limits)
+      .def_readwrite("soft_contacts", &SolverDesc::soft_contacts);
   py::class_<ModelDesc>(m, "ModelDesc")
       .def(py::init<>())
       .def_readwrite("name", &ModelDesc::name)

@@ -27,6 +27,17 @@ struct GeomDesc {
   int mj_body = -1;         // the MuJoCo body that owns the geom (bodies may be welded together)
   std::array<float, 4> rgba{0.5f, 0.5f, 0.5f, 1.0f};  // its colour (the material's, if it has one)
   int group = 0;            // MuJoCo's visibility group: 0-2 are drawn by default
+  // MuJoCo's soft contact parameters (used unless SolverDesc::soft_contacts is off):
+  // geom_solref, geom_solimp, geom_solmix and geom_priority (how two geoms' parameters
+  // mix), geom_margin and geom_gap (read, but without adhesion a gap changes nothing), and the translational body_invweight0 of the MuJoCo
+  // body owning the geom (0 for the world), which scales a contact's softness.
+  std::array<float, 2> solref{0.02f, 1.0f};
+  std::array<float, 5> solimp{0.9f, 0.95f, 0.001f, 0.5f, 2.0f};
+  float solmix = 1.0f;
+  int priority = 0;
+  float margin = 0.0f;
+  float gap = 0.0f;
+  float invweight = 0.0f;
 };
 
 // One simulated body: a MuJoCo body that carries joints, with every jointless
@@ -128,6 +139,7 @@ struct SolverDesc {
   float speculative_distance = 0.01f;
   float baumgarte = 0.2f;
   bool soft_limits = true;     // joint limits as MuJoCo's soft constraints; false: hard, stopping exactly at the range
+  bool soft_contacts = true;   // contacts with planes as MuJoCo's soft constraints; false: Jolt's hard contacts
 };
 
 struct ModelDesc {

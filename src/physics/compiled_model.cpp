@@ -288,6 +288,7 @@ void CompiledModel::CompileCollisionTable() {
   for (const GeomDesc& g : desc_.world_geoms) {
     if (!Collides(g)) continue;
     CompiledStaticGeom s;
+    s.geom = g;
     s.friction = g.friction;
     s.condim = g.condim;
     s.collision_entry = int(entries.size());
@@ -295,6 +296,9 @@ void CompiledModel::CompileCollisionTable() {
     JPH::Vec3 pos = ToVec3(g.pos);
     if (g.type == GeomType::Plane) {
       JPH::Vec3 normal = rot * JPH::Vec3::sAxisZ();
+      s.plane = true;
+      s.plane_point = pos;
+      s.plane_normal = normal;
       s.shape = new JPH::PlaneShape(JPH::Plane::sFromPointAndNormal(pos, normal), nullptr, kPlaneHalfExtent);
       s.pos = JPH::RVec3::sZero();
       s.rot = JPH::Quat::sIdentity();

@@ -104,6 +104,10 @@ struct CompiledActuator {
 };
 
 struct CompiledStaticGeom {
+  GeomDesc geom;             // as the model gives it (world frame)
+  bool plane = false;        // a plane through plane_point with unit plane_normal
+  JPH::Vec3 plane_point = JPH::Vec3::sZero();
+  JPH::Vec3 plane_normal = JPH::Vec3::sAxisZ();
   JPH::RefConst<JPH::Shape> shape;
   JPH::RVec3 pos;
   JPH::Quat rot;
@@ -130,6 +134,8 @@ class CompiledModel {
   bool CollidesWithWorldGeom(int entry, const CollisionBits& geom) const {
     return !excluded_from_world_[size_t(entry)] && BitmasksMeet(collision_bits_[size_t(entry)], geom);
   }
+  // Whether a body's entry is <exclude>d from the world body.
+  bool ExcludedFromWorld(int entry) const { return excluded_from_world_[size_t(entry)] != 0; }
   int nq() const { return desc_.nq; }
   int nv() const { return desc_.nv; }
   int nu() const { return int(actuators_.size()); }

@@ -10,6 +10,7 @@
 #include "physics/contact_forces.h"
 #include "physics/gimbal.h"
 #include "physics/joint_axis_constraint.h"
+#include "physics/soft_contact_constraint.h"
 
 #include <Jolt/Jolt.h>
 #include <Jolt/Physics/Body/Body.h>
@@ -70,6 +71,10 @@ class Robot {
   Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin);
   void CreateBodies();
   void CreateJoints();
+  // MuJoCo's soft contacts of each body with each plane of the world's scene it may touch.
+  void CreateSoftContacts();
+  // Appends the soft contacts' forces of the last update (World::ReadContactForces).
+  void AppendSoftContactForces(std::vector<ContactForce>& out) const;
 
   // Around each physics update of length h (robot_forces.cpp): forces, then bookkeeping.
   void BeforeUpdate(float h);
@@ -124,6 +129,8 @@ class Robot {
   std::vector<KinematicFrame> frames_;  // scratch for SetState, sized once
   std::vector<JPH::Body*> bodies_;
   std::vector<JPH::Ref<JointAxisConstraint>> axis_rows_;  // per joint, null when not needed
+  std::vector<JPH::Ref<SoftContactConstraint>> soft_contacts_;
+  std::vector<int> soft_contact_body_;               // the body of each soft contact constraint
   std::vector<float> angle_;                         // unwrapped q - qpos0 per joint
   std::vector<GimbalCoordinates> gimbal_;            // per body, current (gimbal bodies only)
   std::vector<GimbalCoordinates> gimbal_next_;       // per body, predicted one update ahead

@@ -1,6 +1,7 @@
 // Building a robot's Jolt bodies and constraints in its world's system.
 #include "physics/robot.h"
 
+#include "physics/geom_shapes.h"
 #include "physics/gimbal_constraint.h"
 #include "physics/jolt_runtime.h"
 #include "physics/world.h"
@@ -44,6 +45,7 @@ Robot::Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin)
   row_effort_.assign(m.joints().size(), 0.0f);
   CreateBodies();
   CreateJoints();
+  CreateSoftContacts();
   RefreshGimbals();
 }
 
@@ -168,6 +170,39 @@ void Robot::CreateJoints() {
       p.soft_limit = joint.soft_limit;
       axis_rows_[j] = new JointAxisConstraint(parent, child, p);
       system.AddConstraint(axis_rows_[j]);
+    }
+  }
+}
+
+void Robot::CreateSoftContacts() {
+  const CompiledModel& m = *model_;
+  const CompiledModel& scene = *world_->scene_;
+  if (!scene.solver().soft_contacts) return;
+  for (const CompiledStaticGeom& plane : scene.static_geoms()) {
+    if (!plane.plane) continue;
+    const CollisionBits plane_bits{plane.geom.contype, plane.geom.conaffinity};
+    for (size_t i = 0; i < m.bodies().size(); ++i) {
+      const CompiledBody& cb = m.bodies()[i];
+      if (m.ExcludedFromWorld(cb.collision_entry)) continue;
+      std::vector<SoftContactGeom> geoms;
+      for (const GeomDesc& g : m.desc().bodies[i].geoms) {
+        if (!Collides(CollisionBits{g.contype, g.conaffinity}) ||
+            !BitmasksMeet(CollisionBits{g.contype, g.conaffinity}, plane_bits) || PlaneContactFeatures(g.type) == 0)
+          continue;
+        SoftContactGeom sg;
+        sg.type = g.type;
+        sg.size = g.size;
+        sg.local = JPH::Mat44::sRotationTranslation(ToQuat(g.quat), ToVec3(g.pos));
+        sg.pair = MixContactPair(plane.geom, g, m.timestep());
+        sg.tag = JPH::uint64(g.mj_body + 1);
+        geoms.push_back(sg);
+      }
+      if (geoms.empty()) continue;
+      JPH::Ref<SoftContactConstraint> c =
+          new SoftContactConstraint(*bodies_[i], plane.plane_point, plane.plane_normal, std::move(geoms));
+      world_->system_.AddConstraint(c);
+      soft_contacts_.push_back(c);
+      soft_contact_body_.push_back(int(i));
     }
   }
 }

@@ -12,6 +12,12 @@ void Robot::BeforeUpdate(float h) {
   ApplyJointSprings();
   if (model_->has_fluid()) ApplyFluidForces();
   BeginAxisRows(h);
+  for (auto& contacts : soft_contacts_) contacts->BeginStep(h);
+}
+
+void Robot::AppendSoftContactForces(std::vector<ContactForce>& out) const {
+  for (size_t i = 0; i < soft_contacts_.size(); ++i)
+    soft_contacts_[i]->AppendForces(last_update_dt_, index_, soft_contact_body_[i], out);
 }
 
 void Robot::AfterUpdate(float h) {

@@ -72,7 +72,8 @@ void World::Build(const std::vector<RobotPlacement>& robots, const CollisionRule
   if (rule.num_robots() != int(robots.size()))
     throw std::invalid_argument("the collision rule is for " + std::to_string(rule.num_robots()) + " robots, not " +
                                 std::to_string(robots.size()));
-  const CompiledModel& scene = *robots.front().model;
+  scene_ = robots.front().model;
+  const CompiledModel& scene = *scene_;
   timestep_ = scene.timestep();
   substeps_ = scene.solver().substeps;
   JPH::uint max_bodies = JPH::uint(scene.static_geoms().size() + 1);
@@ -151,7 +152,9 @@ void World::RestoreInitialState() {
 const std::vector<ContactForce>& World::ReadContactForces() {
   if (contacts_fresh_) return contacts_;
   contact_reader_.Read(system_, last_update_dt_, contacts_);
+  for (const auto& robot : robots_) robot->AppendSoftContactForces(contacts_);
   for (ContactForce& c : contacts_) {
+    if (c.body.IsInvalid() || c.robot >= 0) continue;  // the scene's side of a soft contact, or already named
     const JPH::uint32 i = c.body.GetIndex();
     if (i < body_of_id_.size()) std::tie(c.robot, c.robot_body) = body_of_id_[i];
   }

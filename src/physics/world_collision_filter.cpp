@@ -9,9 +9,15 @@ WorldCollisionFilter::WorldCollisionFilter(std::vector<ModelPtr> robots, ModelPt
   contact_.resize(size_t(n_) * size_t(n_));
   for (int a = 0; a < n_; ++a)
     for (int b = 0; b < n_; ++b) contact_[size_t(a) * size_t(n_) + size_t(b)] = (unsigned char)(rule.Between(a, b));
+  if (scene_->solver().soft_contacts)
+    for (const CompiledStaticGeom& s : scene_->static_geoms()) {
+      if (soft_plane_.size() <= size_t(s.collision_entry)) soft_plane_.resize(size_t(s.collision_entry) + 1, 0);
+      soft_plane_[size_t(s.collision_entry)] = s.plane;
+    }
 }
 
 bool WorldCollisionFilter::RobotAndScene(JPH::uint32 robot, JPH::uint32 entry, JPH::uint32 scene_entry) const {
+  if (scene_entry < soft_plane_.size() && soft_plane_[scene_entry]) return false;
   const CompiledModel& model = *robots_[robot];
   if (&model == scene_.get()) return model.EntriesCollide(int(entry), int(scene_entry));
   return model.CollidesWithWorldGeom(int(entry), scene_->collision_bits(int(scene_entry)));

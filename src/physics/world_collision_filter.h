@@ -5,6 +5,9 @@
 //
 // A body's CollisionGroup holds its robot's index (kSceneGroup for the static scene) and
 // its entry in that model's collision table (CompiledModel::collision_entry).
+//
+// With soft contacts (SolverDesc::soft_contacts, the scene's setting), robots never touch
+// the scene's planes through Jolt: their SoftContactConstraints do.
 #pragma once
 
 #include "physics/compiled_model.h"
@@ -34,6 +37,8 @@ class WorldCollisionFilter final : public JPH::GroupFilter {
   ModelPtr scene_;
   int n_;
   std::vector<unsigned char> contact_;  // RobotContact per pair of robots
+  // Per scene entry: a plane whose contacts with robots are soft (soft_contact_constraint.h), not Jolt's.
+  std::vector<unsigned char> soft_plane_;
 };
 
 }  // namespace joltgym

@@ -1,0 +1,88 @@
+// MuJoCo's soft contacts between one robot body and one plane, as Jolt velocity rows.
+//
+// Jolt's own contacts are hard (speculative rows plus position correction); MuJoCo's give
+// way by what the contact carries over its stiffness, and policies learn on that (a
+// resting HalfCheetah sinks 1-3 cm into MuJoCo's floor). Before each physics update the
+// constraint finds the body's contacts with the plane as MuJoCo does (plane_collision.h)
+// and turns each into MuJoCo's rows (contact_pair.h): J v+ + R lambda = J v - h (B J v +
+// K d (dist - margin)), lambda >= 0, with J v and dist taken at the update's start. No
+// position correction: as in MuJoCo, the stiffness term alone pushes the body back out.
+#pragma once
+
+#include "physics/contact_forces.h"
+#include "physics/contact_pair.h"
+#include "physics/plane_collision.h"
+
+#include <Jolt/Jolt.h>
+#include <Jolt/Physics/Constraints/ConstraintPart/AxisConstraintPart.h>
+#include <Jolt/Physics/Constraints/TwoBodyConstraint.h>
+
+#include <vector>
+
+namespace joltgym {
+
+// A geom of the body that may touch the plane.
+struct SoftContactGeom {
+  GeomType type = GeomType::Sphere;
+  Vec3f size{0, 0, 0};
+  JPH::Mat44 local = JPH::Mat44::sIdentity();  // geom frame in the body frame
+  ContactPair pair;
+  JPH::uint64 tag = 0;                          // ContactForce::geom_tag: 1 + the owning MuJoCo body
+};
+
+class SoftContactConstraint final : public JPH::TwoBodyConstraint {
+ public:
+  // Body 1 is the world (the plane is static), body 2 the robot's body.
+  SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane_point, JPH::Vec3Arg plane_normal,
+                        std::vector<SoftContactGeom> geoms);
+
+  // Finds the contacts and sets up their rows for a physics update of length h; call
+  // before the update, with the bodies' velocities still those of the update's start.
+  void BeginStep(float h);
+
+  // Appends the force of each contact of the last update of length dt (both sides; the
+  // plane's side with an invalid body id). robot / robot_body name the body's owner.
+  void AppendForces(float dt, int robot, int robot_body, std::vector<ContactForce>& out) const;
+
+  JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User2; }
+  void NotifyShapeChanged(const JPH::BodyID&, JPH::Vec3Arg) override {}
+  void ResetWarmStart() override;
+  void SetupVelocityConstraint(float dt) override;
+  void WarmStartVelocityConstraint(float ratio) override;
+  bool SolveVelocityConstraint(float dt) override;
+  bool SolvePositionConstraint(float, float) override { return false; }
+  JPH::Mat44 GetConstraintToBody1Matrix() const override { return JPH::Mat44::sIdentity(); }
+  JPH::Mat44 GetConstraintToBody2Matrix() const override { return JPH::Mat44::sIdentity(); }
+  JPH::Ref<JPH::ConstraintSettings> GetConstraintSettings() const override;
+  void SaveState(JPH::StateRecorder& stream) const override;
+  void RestoreState(JPH::StateRecorder& stream) override;
+
+ private:
+  static constexpr int kMaxRows = 4;  // the pyramid of a frictional contact
+
+  struct Row {
+    JPH::AxisConstraintPart part;
+    JPH::Vec3 axis = JPH::Vec3::sZero();  // unit; the impulse pushes body 2 along it
+    float bias = 0.0f;
+    float damping = 0.0f;                 // Jolt's damping for the row's softness
+  };
+  // One possible contact point: a feature (end, corner, rim point) of one geom.
+  struct Slot {
+    bool active = false;
+    int num_rows = 0;
+    int geom = 0;
+    JPH::Vec3 pos = JPH::Vec3::sZero();
+    JPH::Vec3 r2 = JPH::Vec3::sZero();   // from body 2's centre of mass
+    Row rows[kMaxRows];
+  };
+
+  void SetupSlot(Slot& slot, const SoftContactGeom& geom, const PlaneContactPoint& contact, float h);
+
+  JPH::Vec3 plane_point_;
+  JPH::Vec3 plane_normal_;
+  std::vector<SoftContactGeom> geoms_;
+  std::vector<int> first_slot_;  // per geom
+  std::vector<Slot> slots_;
+};
+
+}  // namespace joltgym
