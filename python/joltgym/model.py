@@ -52,6 +52,9 @@ class SolverSettings:
     # Contacts with planes as MuJoCo's soft constraints (geom_solref/geom_solimp/margin, mixed per
     # pair as MuJoCo mixes them); False: Jolt's hard contacts.
     soft_contacts: bool = True
+    # A planar model (every hinge about one world axis, every slide across it) with every link
+    # restricted to its plane and each hinge a point constraint; False: full 3-D links and Jolt hinges.
+    planar_links: bool = True
 
     def to_native(self) -> _native.SolverDesc:
         if self.substeps < 1 or self.velocity_iterations < 1 or self.position_iterations < 0:

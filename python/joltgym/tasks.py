@@ -51,8 +51,9 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="HalfCheetah",
             xml_file="half_cheetah.xml",
-            # 3 sub-steps x 8 iterations hold the joints within 1 mm (x 6: one 2.4 mm step); 2 sub-steps leave up to 5.7 mm.
-            solver=SolverSettings(substeps=3, velocity_iterations=8, position_iterations=2, baumgarte=1.0),
+            # Planar links and soft contacts: 2 sub-steps x 8 iterations hold the joints within 0.4 mm
+            # (3 x 8: 0.2 mm at 1.5x the cost); 1 x 10 leaves 2.0 mm.
+            solver=SolverSettings(substeps=2, velocity_iterations=8, position_iterations=2, baumgarte=1.0),
             env_entry_point="joltgym.envs.half_cheetah:HalfCheetahEnv",
             max_episode_steps=1000,
             reward_threshold=4800.0,
@@ -128,8 +129,9 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="Reacher",
             xml_file="reacher.xml",
-            # Armature 7800x the links: 2 sub-steps x 20 iterations diverge; 4 x 50 hold 0.5 mm.
-            solver=SolverSettings(substeps=4, velocity_iterations=50, position_iterations=2, baumgarte=0.5),
+            # Armature 7800x the links: 2 sub-steps x 20 iterations diverge; with planar links 4 x 30
+            # hold 0.6 mm (4 x 50: 0.5 mm; 2 x 50: 2.1 mm).
+            solver=SolverSettings(substeps=4, velocity_iterations=30, position_iterations=2, baumgarte=0.5),
             env_entry_point="joltgym.envs.reacher:ReacherEnv",
             max_episode_steps=50,
             reward_threshold=-3.75,

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "bindings/bindings.h"
 
 #include "model/model_desc.h"
@@ -120,7 +121,8 @@ void BindModel(py::module_& m) {
       .def_readwrite("speculative_distance", &SolverDesc::speculative_distance)
       .def_readwrite("baumgarte", &SolverDesc::baumgarte)
       .def_readwrite("soft_limits", &SolverDesc::soft_limits)
-      .def_readwrite("soft_contacts", &SolverDesc::soft_contacts);
+      .def_readwrite("soft_contacts", &SolverDesc::soft_contacts)
+      .def_readwrite("planar_links", &SolverDesc::planar_links);
   py::class_<ModelDesc>(m, "ModelDesc")
       .def(py::init<>())
       .def_readwrite("name", &ModelDesc::name)
@@ -151,6 +153,12 @@ void BindModel(py::module_& m) {
       .def_property_readonly("nu", &CompiledModel::nu)
       .def_property_readonly("timestep", &CompiledModel::timestep)
       .def_property_readonly("num_bodies", [](const CompiledModel& cm) { return cm.bodies().size(); })
+      .def_property_readonly(
+          "planar_links",
+          [](const CompiledModel& cm) {
+            return std::any_of(cm.bodies().begin(), cm.bodies().end(), [](const CompiledBody& b) { return b.planar_link; });
+          },
+          "Whether the model's links are restricted to its plane with point-constraint hinges (SolverDesc::planar_links).")
       .def_property_readonly("desc", &CompiledModel::desc, py::return_value_policy::copy);
 }
 

@@ -139,6 +139,7 @@ struct SolverDesc {
   float speculative_distance = 0.01f;
   float baumgarte = 0.2f;
   bool soft_limits = true;     // joint limits as MuJoCo's soft constraints; false: hard, stopping exactly at the range
+  bool planar_links = true;    // a planar model's links restricted to its plane, hinges as point constraints
   bool soft_contacts = true;   // contacts with planes as MuJoCo's soft constraints; false: Jolt's hard contacts
 };
 

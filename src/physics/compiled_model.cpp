@@ -76,6 +76,7 @@ CompiledModel::CompiledModel(const ModelDesc& desc) : desc_(desc) {
   if (desc_.solver.substeps < 1) throw std::invalid_argument("solver substeps must be >= 1");
   CompileBodies();
   CompileJoints();
+  if (desc_.solver.planar_links) CompilePlanarLinks();
   CompileActuators();
   CompileCollisionTable();
   for (const SiteDesc& site : desc_.sites)
@@ -215,6 +216,31 @@ void CompiledModel::CompileJoints() {
     }
     b.attachment = Attachment::Planar;
     b.allowed_dofs = dofs;
+  }
+}
+
+void CompiledModel::CompilePlanarLinks() {
+  // The plane's normal: the world axis of the first hinge.
+  int normal = -1;
+  for (const CompiledJoint& j : joints_)
+    if (j.type == JointType::Hinge) {
+      normal = WorldAxisOf(bodies_[j.body].rot0 * j.axis_local);
+      break;
+    }
+  if (normal < 0) return;
+  const JPH::EAllowedDOFs plane = TranslationDOF((normal + 1) % 3) | TranslationDOF((normal + 2) % 3) | RotationDOF(normal);
+  for (const CompiledJoint& j : joints_) {
+    const JPH::Vec3 axis = bodies_[j.body].rot0 * j.axis_local;
+    if (j.type == JointType::Hinge && WorldAxisOf(axis) != normal) return;
+    if (j.type == JointType::Slide && std::abs(axis[normal]) > kAxisTolerance) return;
+    if (j.type != JointType::Hinge && j.type != JointType::Slide) return;
+  }
+  for (const CompiledBody& b : bodies_)
+    if (b.attachment == Attachment::Planar && (b.allowed_dofs & ~plane) != JPH::EAllowedDOFs::None) return;
+  for (CompiledBody& b : bodies_) {
+    if (b.attachment == Attachment::Planar) continue;  // already restricted, possibly to fewer DOFs
+    b.allowed_dofs = plane;
+    b.planar_link = true;
   }
 }
 

@@ -70,7 +70,7 @@ void Robot::CreateBodies() {
     // MuJoCo's bias forces include the gyroscopic term. Jolt's version rebuilds the
     // angular velocity without the allowed-DOF mask, so a planar body would slowly
     // leave its plane; for rotation about a single world axis the term vanishes anyway.
-    settings.mApplyGyroscopicForce = b.attachment != Attachment::Planar;
+    settings.mApplyGyroscopicForce = b.attachment != Attachment::Planar && !b.planar_link;
     settings.mAllowSleeping = false;
     settings.mFriction = b.friction;
     settings.mUserData = JPH::uint64(b.condim);
@@ -105,6 +105,14 @@ void Robot::CreateJoints() {
     constexpr JPH::uint32 kJointPriority = 1;
     switch (cb.attachment) {
       case Attachment::Hinge: {
+        if (cb.planar_link) {  // both bodies kept in the plane: the anchor alone is left to hold
+          JPH::PointConstraintSettings s;
+          s.mConstraintPriority = kJointPriority;
+          s.mSpace = JPH::EConstraintSpace::WorldSpace;
+          s.mPoint1 = s.mPoint2 = anchor;
+          constraint = s.Create(parent, child);
+          break;
+        }
         JPH::HingeConstraintSettings s;
         s.mConstraintPriority = kJointPriority;
         s.mSpace = JPH::EConstraintSpace::WorldSpace;
