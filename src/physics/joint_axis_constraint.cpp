@@ -3,6 +3,7 @@
 #include <Jolt/Physics/Body/Body.h>
 #include <Jolt/Physics/StateRecorder.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 
@@ -35,116 +36,159 @@ JointAxisConstraint::JointAxisConstraint(JPH::Body& parent, JPH::Body& child, co
       has_drive_(params.armature != 0.0f || params.damping != 0.0f) {}
 
 void JointAxisConstraint::ResetWarmStart() {
-  for (AxisRow* row : {&drive_, &limit_}) {
-    row->angular.Deactivate();
-    row->linear.Deactivate();
-  }
+  for (AxisRow* row : {&drive_, &limit_}) row->linear.Deactivate();
+  angular_drive_.total = angular_limit_.total = 0.0f;
 }
 
 void JointAxisConstraint::SetupVelocityConstraint(float dt) {
   world_axis_ = params_.axis_from_step ? step_axis_ : mBody1->GetRotation() * params_.axis_local1;
-  if (!params_.angular) {
-    r2_ = mBody2->GetRotation() * params_.anchor_local2;
-    // r1 + u in Jolt's terms: body 2's anchor seen from body 1's COM.
-    r1_plus_u_ = JPH::Vec3(mBody2->GetCenterOfMassPosition() - mBody1->GetCenterOfMassPosition()) + r2_;
+  if (params_.angular) {
+    SetupAngular(dt);
+    return;
   }
+  r2_ = mBody2->GetRotation() * params_.anchor_local2;
+  // r1 + u in Jolt's terms: body 2's anchor seen from body 1's COM.
+  r1_plus_u_ = JPH::Vec3(mBody2->GetCenterOfMassPosition() - mBody1->GetCenterOfMassPosition()) + r2_;
   if (has_drive_) {
     const float a = params_.armature;
     const float c = params_.damping;
     const float softness = 1.0f / (a + dt * c);
     const float bias = -softness * (a * rate_before_ + dt * effort_);
-    const float damping = c + a / dt;
-    if (params_.angular)
-      drive_.angular.CalculateConstraintPropertiesWithStiffnessAndDamping(
-          dt, *mBody1, *mBody2, world_axis_, bias, 0.0f, kNegligibleStiffness, damping);
-    else
-      drive_.linear.CalculateConstraintPropertiesWithStiffnessAndDamping(
-          dt, *mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias, 0.0f, kNegligibleStiffness, damping);
+    drive_.linear.CalculateConstraintPropertiesWithStiffnessAndDamping(
+        dt, *mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias, 0.0f, kNegligibleStiffness, c + a / dt);
   }
-  if (params_.limited) {
-    if (params_.soft)
-      SetupSoftLimit(dt);
-    else
-      SetupLimit(dt);
-  }
-}
-
-void JointAxisConstraint::SetLimitSide(LimitSide side) {
-  if (side != limit_side_) {
-    limit_.angular.Deactivate();
-    limit_.linear.Deactivate();
-  }
-  limit_side_ = side;
-}
-
-void JointAxisConstraint::SetupSoftLimit(float dt) {
-  const float gap_lo = q_ - params_.range_lo;
-  const float gap_hi = params_.range_hi - q_;
-  const bool lower = gap_lo < gap_hi;
-  const float gap = lower ? gap_lo : gap_hi;
-  if (!(gap < params_.soft_limit.margin)) {  // MuJoCo's activation: within the margin at the step's start
-    SetLimitSide(LimitSide::None);
-    return;
-  }
-  SetLimitSide(lower ? LimitSide::Lower : LimitSide::Upper);
-  // The limit's row runs along +rate at the lower limit and -rate at the upper; Jolt's row
-  // runs along +rate, so its bias is -sign * target (see soft_limit.h).
-  const float sign = lower ? 1.0f : -1.0f;
-  float softness, target;
-  params_.soft_limit.Row(gap, sign * rate_before_, dt, softness, target);
-  const float bias = -sign * target;
-  const float damping = 1.0f / (dt * softness);  // Jolt's softness is 1 / (dt (damping + dt stiffness))
-  if (params_.angular)
-    limit_.angular.CalculateConstraintPropertiesWithStiffnessAndDamping(dt, *mBody1, *mBody2, world_axis_, bias, 0.0f,
-                                                                        kNegligibleStiffness, damping);
-  else
+  float softness, bias;
+  if (!params_.limited || !LimitRow(dt, softness, bias)) return;
+  if (softness > 0.0f)  // Jolt's softness is 1 / (dt (damping + dt stiffness))
     limit_.linear.CalculateConstraintPropertiesWithStiffnessAndDamping(
-        dt, *mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias, 0.0f, kNegligibleStiffness, damping);
-}
-
-void JointAxisConstraint::SetupLimit(float dt) {
-  const float gap_lo = q_ - params_.range_lo;
-  const float gap_hi = params_.range_hi - q_;
-  const bool lower = gap_lo < gap_hi;
-  const float gap = lower ? gap_lo : gap_hi;
-  const float lookahead = 2.0f * std::abs(rate_before_) * dt + (params_.angular ? kAngularLookahead : kLinearLookahead);
-  if (gap > lookahead) {
-    SetLimitSide(LimitSide::None);
-    return;
-  }
-  // The row drives the joint rate towards -bias; one-sided, it only keeps the rate
-  // from exceeding gap/dt towards the limit (or pushes out of a violation).
-  const float allowed = (gap >= 0.0f ? gap : kLimitRecovery * gap) / dt;
-  const float bias = lower ? allowed : -allowed;
-  SetLimitSide(lower ? LimitSide::Lower : LimitSide::Upper);
-  if (params_.angular)
-    limit_.angular.CalculateConstraintProperties(*mBody1, *mBody2, world_axis_, bias);
+        dt, *mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias, 0.0f, kNegligibleStiffness, 1.0f / (dt * softness));
   else
     limit_.linear.CalculateConstraintProperties(*mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias);
 }
 
-void JointAxisConstraint::WarmStartVelocityConstraint(float ratio) {
-  for (AxisRow* row : {&drive_, &limit_}) {
-    if (params_.angular)
-      row->angular.WarmStart(*mBody1, *mBody2, ratio);
-    else
-      row->linear.WarmStart(*mBody1, *mBody2, world_axis_, ratio);
+void JointAxisConstraint::SetLimitSide(LimitSide side) {
+  if (side != limit_side_) {
+    limit_.linear.Deactivate();
+    angular_limit_.total = 0.0f;
   }
+  limit_side_ = side;
 }
 
-bool JointAxisConstraint::Solve(AxisRow& row, float min_lambda, float max_lambda) {
-  if (params_.angular)
-    return row.angular.IsActive() &&
-           row.angular.SolveVelocityConstraint(*mBody1, *mBody2, world_axis_, min_lambda, max_lambda);
+bool JointAxisConstraint::LimitRow(float dt, float& softness, float& bias) {
+  const float gap_lo = q_ - params_.range_lo;
+  const float gap_hi = params_.range_hi - q_;
+  const bool lower = gap_lo < gap_hi;
+  const float gap = lower ? gap_lo : gap_hi;
+  if (params_.soft) {
+    if (!(gap < params_.soft_limit.margin)) {  // MuJoCo's activation: within the margin at the step's start
+      SetLimitSide(LimitSide::None);
+      return false;
+    }
+    // The limit's row runs along +rate at the lower limit and -rate at the upper; Jolt's row
+    // runs along +rate, so its bias is -sign * target (see soft_limit.h).
+    const float sign = lower ? 1.0f : -1.0f;
+    float target;
+    params_.soft_limit.Row(gap, sign * rate_before_, dt, softness, target);
+    bias = -sign * target;
+  } else {
+    const float lookahead =
+        2.0f * std::abs(rate_before_) * dt + (params_.angular ? kAngularLookahead : kLinearLookahead);
+    if (gap > lookahead) {
+      SetLimitSide(LimitSide::None);
+      return false;
+    }
+    // The row drives the joint rate towards -bias; one-sided, it only keeps the rate
+    // from exceeding gap/dt towards the limit (or pushes out of a violation).
+    const float allowed = (gap >= 0.0f ? gap : kLimitRecovery * gap) / dt;
+    bias = lower ? allowed : -allowed;
+    softness = 0.0f;
+  }
+  SetLimitSide(lower ? LimitSide::Lower : LimitSide::Upper);
+  return true;
+}
+
+void JointAxisConstraint::SetupAngular(float dt) {
+  inv_i1_axis_ = mBody1->IsDynamic()
+                     ? mBody1->GetMotionProperties()->MultiplyWorldSpaceInverseInertiaByVector(mBody1->GetRotation(), world_axis_)
+                     : JPH::Vec3::sZero();
+  inv_i2_axis_ = mBody2->IsDynamic()
+                     ? mBody2->GetMotionProperties()->MultiplyWorldSpaceInverseInertiaByVector(mBody2->GetRotation(), world_axis_)
+                     : JPH::Vec3::sZero();
+  axis_inv_inertia_ = world_axis_.Dot(inv_i1_axis_ + inv_i2_axis_);
+  if (has_drive_) {
+    const float a = params_.armature;
+    angular_drive_.softness = 1.0f / (a + dt * params_.damping);
+    angular_drive_.bias = -angular_drive_.softness * (a * rate_before_ + dt * effort_);
+  } else {
+    angular_drive_ = AngularRow();
+  }
+  if (!params_.limited || !LimitRow(dt, angular_limit_.softness, angular_limit_.bias)) angular_limit_.total = 0.0f;
+}
+
+void JointAxisConstraint::ApplyAngularImpulse(float impulse) {
+  if (mBody1->IsDynamic()) mBody1->GetMotionProperties()->SubAngularVelocityStep(impulse * inv_i1_axis_);
+  if (mBody2->IsDynamic()) mBody2->GetMotionProperties()->AddAngularVelocityStep(impulse * inv_i2_axis_);
+}
+
+void JointAxisConstraint::WarmStartVelocityConstraint(float ratio) {
+  if (params_.angular) {
+    angular_drive_.total *= ratio;
+    angular_limit_.total *= ratio;
+    ApplyAngularImpulse(angular_drive_.total + angular_limit_.total);
+    return;
+  }
+  for (AxisRow* row : {&drive_, &limit_}) row->linear.WarmStart(*mBody1, *mBody2, world_axis_, ratio);
+}
+
+bool JointAxisConstraint::SolveAngular() {
+  const float k = axis_inv_inertia_;
+  if (k <= 0.0f) return false;
+  const float rate = world_axis_.Dot(mBody2->GetAngularVelocity() - mBody1->GetAngularVelocity());
+  AngularRow& d = angular_drive_;
+  AngularRow& l = angular_limit_;
+  float dd = 0.0f, dl = 0.0f;
+  const float rd = rate + d.softness * d.total + d.bias;
+  if (limit_side_ == LimitSide::None) {
+    if (!has_drive_) return false;
+    dd = -rd / (k + d.softness);
+  } else {
+    const float rl = rate + l.softness * l.total + l.bias;
+    if (has_drive_ && l.softness > 0.0f) {  // both rows at once: [k + sd, k; k, k + sl] (dd, dl) = -(rd, rl)
+      const float det = k * (d.softness + l.softness) + d.softness * l.softness;
+      dd = -((k + l.softness) * rd - k * rl) / det;
+      dl = -((k + d.softness) * rl - k * rd) / det;
+    } else if (has_drive_) {  // a hard limit: the drive row, then the limit row on what it left
+      dd = -rd / (k + d.softness);
+      dl = -(rl + k * dd) / k;
+    } else {
+      dl = -rl / (k + l.softness);
+    }
+    // Positive impulses raise the joint rate: a lower limit may only push up, an upper one down.
+    const float clamped = limit_side_ == LimitSide::Lower ? std::max(0.0f, l.total + dl) : std::min(0.0f, l.total + dl);
+    if (clamped != l.total + dl) {
+      dl = clamped - l.total;
+      if (has_drive_) dd = -(rd + k * dl) / (k + d.softness);
+    }
+  }
+  d.total += dd;
+  l.total += dl;
+  const float impulse = dd + dl;
+  if (impulse == 0.0f) return false;
+  ApplyAngularImpulse(impulse);
+  return true;
+}
+
+bool JointAxisConstraint::SolveLinear(AxisRow& row, float min_lambda, float max_lambda) {
   return row.linear.IsActive() &&
          row.linear.SolveVelocityConstraint(*mBody1, *mBody2, world_axis_, min_lambda, max_lambda);
 }
 
 bool JointAxisConstraint::SolveVelocityConstraint(float) {
-  bool applied = has_drive_ && Solve(drive_, -FLT_MAX, FLT_MAX);
+  if (params_.angular) return SolveAngular();
+  bool applied = has_drive_ && SolveLinear(drive_, -FLT_MAX, FLT_MAX);
   // Positive impulses raise the joint rate: a lower limit may only push up.
-  if (limit_side_ == LimitSide::Lower) applied |= Solve(limit_, 0.0f, FLT_MAX);
-  if (limit_side_ == LimitSide::Upper) applied |= Solve(limit_, -FLT_MAX, 0.0f);
+  if (limit_side_ == LimitSide::Lower) applied |= SolveLinear(limit_, 0.0f, FLT_MAX);
+  if (limit_side_ == LimitSide::Upper) applied |= SolveLinear(limit_, -FLT_MAX, 0.0f);
   return applied;
 }
 
@@ -154,19 +198,17 @@ JPH::Ref<JPH::ConstraintSettings> JointAxisConstraint::GetConstraintSettings() c
 
 void JointAxisConstraint::SaveState(JPH::StateRecorder& stream) const {
   JPH::TwoBodyConstraint::SaveState(stream);
-  for (const AxisRow* row : {&drive_, &limit_}) {
-    row->angular.SaveState(stream);
-    row->linear.SaveState(stream);
-  }
+  for (const AxisRow* row : {&drive_, &limit_}) row->linear.SaveState(stream);
+  stream.Write(angular_drive_.total);
+  stream.Write(angular_limit_.total);
   stream.Write(limit_side_);
 }
 
 void JointAxisConstraint::RestoreState(JPH::StateRecorder& stream) {
   JPH::TwoBodyConstraint::RestoreState(stream);
-  for (AxisRow* row : {&drive_, &limit_}) {
-    row->angular.RestoreState(stream);
-    row->linear.RestoreState(stream);
-  }
+  for (AxisRow* row : {&drive_, &limit_}) row->linear.RestoreState(stream);
+  stream.Read(angular_drive_.total);
+  stream.Read(angular_limit_.total);
   stream.Read(limit_side_);
 }
 
