@@ -4,6 +4,7 @@
 #include "bindings/render_frame.h"
 
 #include "pool/bare_loop.h"
+#include "pool/seed_stream.h"
 #include "pool/world_pool.h"
 
 #include <pybind11/stl.h>
@@ -13,6 +14,16 @@
 namespace joltgym::bindings {
 
 void BindPool(py::module_& m) {
+  m.def(
+      "next_seed",
+      [](std::uint64_t state) {
+        const std::uint64_t seed = NextSeed(state);
+        return py::make_tuple(seed, state);
+      },
+      py::arg("state"),
+      "One draw of the pools' per-env episode seed stream: (episode seed, next state). A pool env "
+      "reset with seed s starts from state s; the single envs use the same stream, so that a single "
+      "env reset with seed s runs the episodes of the vector env's env whose seed is s.");
   m.def(
       "run_bare_loop",
       [](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task, int num_envs, int steps,

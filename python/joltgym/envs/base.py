@@ -19,9 +19,9 @@ from gymnasium.utils import EzPickle
 from joltgym import _native
 from joltgym.model import JoltModel, SolverSettings, load_model
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings, camera_settings
+from joltgym.seeding import EpisodeSeeds
 from joltgym.tasks import task_spec
 
-_SEED_BOUND = 2**63
 
 
 def call_arguments(frame_locals: dict[str, Any]) -> dict[str, Any]:
@@ -85,6 +85,7 @@ class JoltEnv(gym.Env, EzPickle):
         self.model: JoltModel = load_model(xml_file or spec.xml_file, solver=solver or spec.solver)
         self.task = spec.make_task(self.model, **task_kwargs)
         self._core = _native.TaskCore(self.model.native, self.task)
+        self._episode_seeds = EpisodeSeeds()
         self.frame_skip = self.task.frame_skip
         self.dt = self.task.dt
         self.metadata = {"render_modes": RENDER_MODES, "render_fps": int(np.round(1.0 / self.dt))}
@@ -103,8 +104,7 @@ class JoltEnv(gym.Env, EzPickle):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
-        native_seed = int(self.np_random.integers(0, _SEED_BOUND))
-        result = self._core.reset(native_seed)
+        result = self._core.reset(self._episode_seeds.next(seed, self.np_random))
         if self.render_mode == "human":  # Gymnasium's "human" mode draws on every reset and step
             self.render()
         return result

@@ -15,9 +15,9 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import ParallelEnv
 
 from joltgym import _native
+from joltgym.seeding import EpisodeSeeds
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings
 
-_SEED_BOUND = 2**63
 
 
 class JoltParallelEnv(ParallelEnv, EzPickle):
@@ -87,6 +87,7 @@ class JoltParallelEnv(ParallelEnv, EzPickle):
         self._info_layout = task.info_layout
         self._state = np.zeros(task.state_dim, np.float32)
         self._np_random: np.random.Generator | None = None
+        self._episode_seeds = EpisodeSeeds()
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -97,8 +98,7 @@ class JoltParallelEnv(ParallelEnv, EzPickle):
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        native_seed = int(self._np_random.integers(0, _SEED_BOUND))
-        obs, self._state, infos = self._env.reset(native_seed)
+        obs, self._state, infos = self._env.reset(self._episode_seeds.next(seed, self._np_random))
         self.agents = list(self.possible_agents)
         return self._observations(obs, self.agents), self._infos(infos, self.agents, reset=True)
 
