@@ -1,6 +1,7 @@
 #include "physics/gimbal_constraint.h"
 
 #include "physics/gimbal.h"
+#include "physics/own_constraint_settings.h"
 
 #include <Jolt/Physics/Body/Body.h>
 #include <Jolt/Physics/StateRecorder.h>
@@ -10,22 +11,12 @@
 namespace joltgym {
 namespace {
 
-// TwoBodyConstraint's constructor reads only the base settings; never serialised.
-class GimbalSettings final : public JPH::TwoBodyConstraintSettings {
- public:
-  JPH::TwoBodyConstraint* Create(JPH::Body&, JPH::Body&) const override { return nullptr; }
-};
-
-GimbalSettings MakeSettings() {
-  GimbalSettings s;
-  s.mConstraintPriority = 1;  // as the single-hinge joints: solved after the soft rows
-  return s;
-}
+constexpr JPH::uint32 kGimbalPriority = 1;  // as the single-hinge joints: solved after the soft rows
 
 }  // namespace
 
 GimbalConstraint::GimbalConstraint(JPH::Body& parent, JPH::Body& child, const GimbalParams& params)
-    : JPH::TwoBodyConstraint(parent, child, MakeSettings()), params_(params) {}
+    : JPH::TwoBodyConstraint(parent, child, OwnConstraintSettings(kGimbalPriority)), params_(params) {}
 
 void GimbalConstraint::ResetWarmStart() {
   point_.Deactivate();
@@ -73,7 +64,7 @@ bool GimbalConstraint::SolvePositionConstraint(float, float baumgarte) {
   return applied;
 }
 
-JPH::Ref<JPH::ConstraintSettings> GimbalConstraint::GetConstraintSettings() const { return new GimbalSettings(); }
+JPH::Ref<JPH::ConstraintSettings> GimbalConstraint::GetConstraintSettings() const { return new OwnConstraintSettings(); }
 
 void GimbalConstraint::SaveState(JPH::StateRecorder& stream) const {
   JPH::TwoBodyConstraint::SaveState(stream);

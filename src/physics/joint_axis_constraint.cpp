@@ -1,5 +1,7 @@
 #include "physics/joint_axis_constraint.h"
 
+#include "physics/own_constraint_settings.h"
+
 #include <Jolt/Physics/Body/Body.h>
 #include <Jolt/Physics/StateRecorder.h>
 
@@ -10,16 +12,6 @@
 namespace joltgym {
 namespace {
 
-// TwoBodyConstraint's constructor reads only the base settings (priority,
-// iteration overrides); this constraint is never serialised.
-class JointAxisSettings final : public JPH::TwoBodyConstraintSettings {
- public:
-  JPH::TwoBodyConstraint* Create(JPH::Body&, JPH::Body&) const override { return nullptr; }
-};
-
-// Jolt's spring part is only soft for stiffness > 0; a negligible stiffness (with
-// zero spring offset) makes the row soft without adding a spring.
-constexpr float kNegligibleStiffness = 1.0e-9f;
 // Fraction of a limit violation (from drift or a state set outside the range)
 // removed per step.
 constexpr float kLimitRecovery = 0.2f;
@@ -31,7 +23,7 @@ constexpr float kLinearLookahead = 0.01f;   // m
 }  // namespace
 
 JointAxisConstraint::JointAxisConstraint(JPH::Body& parent, JPH::Body& child, const JointAxisParams& params)
-    : JPH::TwoBodyConstraint(parent, child, JointAxisSettings()),
+    : JPH::TwoBodyConstraint(parent, child, OwnConstraintSettings()),
       params_(params),
       has_drive_(params.armature != 0.0f || params.damping != 0.0f) {}
 
@@ -193,7 +185,7 @@ bool JointAxisConstraint::SolveVelocityConstraint(float) {
 }
 
 JPH::Ref<JPH::ConstraintSettings> JointAxisConstraint::GetConstraintSettings() const {
-  return new JointAxisSettings();
+  return new OwnConstraintSettings();
 }
 
 void JointAxisConstraint::SaveState(JPH::StateRecorder& stream) const {

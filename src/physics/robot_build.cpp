@@ -103,14 +103,17 @@ void Robot::CreateJoints() {
     // Jolt solves higher priorities last, i.e. most accurately: the joints must win
     // over the soft armature/damping rows. Ranges are JointAxisConstraint's.
     constexpr JPH::uint32 kJointPriority = 1;
+    auto point_constraint = [&] {
+      JPH::PointConstraintSettings s;
+      s.mConstraintPriority = kJointPriority;
+      s.mSpace = JPH::EConstraintSpace::WorldSpace;
+      s.mPoint1 = s.mPoint2 = anchor;
+      return s.Create(parent, child);
+    };
     switch (cb.attachment) {
       case Attachment::Hinge: {
         if (cb.planar_link) {  // both bodies kept in the plane: the anchor alone is left to hold
-          JPH::PointConstraintSettings s;
-          s.mConstraintPriority = kJointPriority;
-          s.mSpace = JPH::EConstraintSpace::WorldSpace;
-          s.mPoint1 = s.mPoint2 = anchor;
-          constraint = s.Create(parent, child);
+          constraint = point_constraint();
           break;
         }
         JPH::HingeConstraintSettings s;
@@ -132,14 +135,9 @@ void Robot::CreateJoints() {
         constraint = s.Create(parent, child);
         break;
       }
-      case Attachment::Ball: {
-        JPH::PointConstraintSettings s;
-        s.mConstraintPriority = kJointPriority;
-        s.mSpace = JPH::EConstraintSpace::WorldSpace;
-        s.mPoint1 = s.mPoint2 = anchor;
-        constraint = s.Create(parent, child);
+      case Attachment::Ball:
+        constraint = point_constraint();
         break;
-      }
       case Attachment::Gimbal: {
         if (joint.gimbal_slot != 0) break;  // one constraint for all of the body's hinges
         GimbalParams g;

@@ -1,5 +1,7 @@
 #include "physics/soft_contact_constraint.h"
 
+#include "physics/own_constraint_settings.h"
+
 #include <Jolt/Physics/Body/Body.h>
 #include <Jolt/Physics/StateRecorder.h>
 
@@ -8,15 +10,6 @@
 
 namespace joltgym {
 namespace {
-
-// TwoBodyConstraint's constructor reads only the base settings; never serialised.
-class SoftContactSettings final : public JPH::TwoBodyConstraintSettings {
- public:
-  JPH::TwoBodyConstraint* Create(JPH::Body&, JPH::Body&) const override { return nullptr; }
-};
-
-// Jolt's spring part is only soft for stiffness > 0 (see joint_axis_constraint.cpp).
-constexpr float kNegligibleStiffness = 1.0e-9f;
 
 // MuJoCo's contact frame (mju_makeFrame): the first tangent is the hint made orthogonal
 // to the normal, or world y (world z for normals near y) without one.
@@ -32,7 +25,7 @@ JPH::Vec3 FirstTangent(JPH::Vec3Arg normal, JPH::Vec3Arg hint) {
 
 SoftContactConstraint::SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane_point, JPH::Vec3Arg plane_normal,
                                              std::vector<SoftContactGeom> geoms)
-    : JPH::TwoBodyConstraint(JPH::Body::sFixedToWorld, body, SoftContactSettings()),
+    : JPH::TwoBodyConstraint(JPH::Body::sFixedToWorld, body, OwnConstraintSettings()),
       plane_point_(plane_point),
       plane_normal_(plane_normal.Normalized()),
       geoms_(std::move(geoms)) {
@@ -149,7 +142,7 @@ void SoftContactConstraint::AppendForces(float dt, int robot, int robot_body, st
 }
 
 JPH::Ref<JPH::ConstraintSettings> SoftContactConstraint::GetConstraintSettings() const {
-  return new SoftContactSettings();
+  return new OwnConstraintSettings();
 }
 
 void SoftContactConstraint::SaveState(JPH::StateRecorder& stream) const {
