@@ -6,7 +6,11 @@ Two set-ups, both on ``joltgym.marl.vector.MultiAgentVectorEnv`` (many worlds st
   own observation; one critic sees the global state (MAPPO). The reward is the team's.
 * Self-play (``--self-play``, e.g. ``joltgym/SumoAnts-v0``): one actor-critic plays both sides on
   each agent's own observation. The shaping rewards' weight is annealed linearly from 1 to 0 over
-  ``--anneal-fraction`` of training (as Bansal et al. anneal their exploration reward). Every
+  ``--anneal-fraction`` of training (as Bansal et al. anneal their exploration reward). With
+  ``--opponent-pool-fraction f`` that fraction of the worlds puts ``agent_1`` under a frozen past
+  policy instead, drawn uniformly each iteration from snapshots taken every ``--snapshot-every``
+  steps, the initial policy included (Bansal et al.'s opponent sampling: against only its latest
+  self a policy forgets how to beat older styles); those agents' steps are not trained on. Every
   ``--eval-every`` steps the deterministic policy plays ``--eval-bouts`` bouts against random actions
   and against the initial policy; the win rates go to ``<out>_eval.csv``.
 
@@ -63,12 +67,19 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--vf-coef", type=float, default=0.5)
     p.add_argument("--max-grad-norm", type=float, default=0.5)
     p.add_argument("--anneal-fraction", type=float, default=0.3, help="self-play: shaping weight 1 -> 0 over this fraction")
+    p.add_argument("--opponent-pool-fraction", type=float, default=0.0,
+                   help="self-play: fraction of worlds whose agent_1 is a frozen past policy (0: pure self-play)")
+    p.add_argument("--snapshot-every", type=int, default=100_000, help="self-play: steps between opponent-pool snapshots")
     p.add_argument("--eval-every", type=int, default=100_000)
     p.add_argument("--eval-bouts", type=int, default=20)
     p.add_argument("--out", default=None, help="episode CSV (default: examples/results/<env>_<seed>.csv)")
     p.add_argument("--log-every", type=int, default=20_000)
     args = p.parse_args(argv)
     args.env_kwargs = {key: ast.literal_eval(value) for key, value in (kv.split("=", 1) for kv in args.env_kwarg)}
+    if not 0.0 <= args.opponent_pool_fraction < 1.0:
+        p.error(f"--opponent-pool-fraction must be in [0, 1), got {args.opponent_pool_fraction}")
+    if args.opponent_pool_fraction and not args.self_play:
+        p.error("--opponent-pool-fraction needs --self-play")
     args.batch_steps = args.num_envs * args.num_steps
     args.num_iterations = max(1, args.total_timesteps // args.batch_steps)
     if args.out is None:
@@ -210,6 +221,10 @@ def main(argv=None) -> None:
     env = MultiAgentVectorEnv(args.env_id, args.num_envs, num_threads=args.env_threads, **kwargs)
     agents = Agents(env, args.self_play)
     initial = copy.deepcopy(agents)
+    pool, next_snapshot = [initial], args.snapshot_every
+    pool_rng = np.random.default_rng(args.seed)
+    # Worlds [W - pooled, W) play against a frozen snapshot as agent_1.
+    pooled = int(round(args.opponent_pool_fraction * args.num_envs))
     optimiser = torch.optim.Adam(agents.parameters, lr=args.learning_rate, eps=1e-5)
     T, W, A, D, act_dim = args.num_steps, args.num_envs, agents.n, agents.obs_dim, env.task.max_act_dim
     low = np.stack([env.action_spaces[a].low for a in env.possible_agents])
@@ -241,6 +256,10 @@ def main(argv=None) -> None:
                 evals.writerow([global_step, vs_random, vs_initial])
                 print(f"step {global_step}: win rate vs random {vs_random:.2f}, vs initial policy {vs_initial:.2f}", flush=True)
                 next_eval += args.eval_every
+            if pooled and global_step >= next_snapshot:
+                pool.append(copy.deepcopy(agents))
+                next_snapshot += args.snapshot_every
+            opponent = pool[pool_rng.integers(len(pool))] if pooled else None
 
         b_obs = np.zeros((T, W, A, D), np.float32)
         b_critic = np.zeros((T, W, A, agents.critic[0].in_features), np.float32)
@@ -254,16 +273,23 @@ def main(argv=None) -> None:
             with torch.no_grad():
                 actions, logp = agents.act(torch.as_tensor(norm_obs))
                 value = agents.critic(torch.as_tensor(critic_in)).squeeze(-1)
+                if opponent is not None:
+                    frozen = obs[W - pooled :]
+                    theirs, _ = opponent.act(torch.as_tensor(opponent.normalise(frozen, False)))
+                    actions[W - pooled :, 1] = theirs[:, 1]
             b_obs[t], b_critic[t], b_act[t], b_logp[t], b_val[t] = norm_obs, critic_in, actions.numpy(), logp.numpy(), value.numpy()
             obs, rewards, terminated, truncated, infos = env.step(np.clip(actions.numpy(), low, high).astype(np.float32))
             state = env.state()
             acted = infos["acted"]
+            learner = acted.copy()
+            if pooled:
+                learner[W - pooled :, 1] = False  # the frozen opponent's steps are not the learner's
             global_step += W
             # reward scaling (Gymnasium's NormalizeReward, per agent)
             ret_running = ret_running * args.gamma * ~(terminated | truncated) + rewards
             ret_norm_var = 0.999 * ret_norm_var + 0.001 * (ret_running**2).mean(0)
             b_rew[t] = np.clip(rewards / np.sqrt(ret_norm_var + 1e-8), -10, 10)
-            b_term[t], b_done[t], b_valid[t] = terminated, terminated | truncated, acted
+            b_term[t], b_done[t], b_valid[t] = terminated, terminated | truncated, learner
             with torch.no_grad():  # value of the observation each step reached (the final one at an episode's end)
                 n_obs = agents.normalise(obs, update=False)
                 b_next_val[t] = agents.critic(torch.as_tensor(agents.critic_input(n_obs, state, update=False))).squeeze(-1).numpy()
@@ -288,11 +314,10 @@ def main(argv=None) -> None:
         f_obs, f_critic, f_act, f_logp = flat(b_obs), flat(b_critic), flat(b_act), flat(b_logp)
         f_adv, f_ret, f_val, f_agent = flat(advantages), flat(returns), flat(b_val), torch.as_tensor(agent_ids)
         n = len(f_adv)
-        minibatch = max(1, n // args.num_minibatches)
         for _ in range(args.update_epochs):
-            order = torch.randperm(n)
-            for s in range(0, n, minibatch):
-                mb = order[s : s + minibatch]
+            # Equal-sized minibatches: the valid rows vary in number, and a remainder of one row
+            # would give its advantages a NaN standard deviation.
+            for mb in torch.randperm(n).tensor_split(min(args.num_minibatches, max(1, n // 2))):
                 logp, entropy = agents.evaluate(f_obs[mb], f_act[mb], f_agent[mb])
                 ratio = (logp - f_logp[mb]).exp()
                 adv = (f_adv[mb] - f_adv[mb].mean()) / (f_adv[mb].std() + 1e-8)
