@@ -4,6 +4,7 @@
 #include "physics/geom_shapes.h"
 #include "physics/gimbal_constraint.h"
 #include "physics/jolt_runtime.h"
+#include "physics/planar_point_constraint.h"
 #include "physics/world.h"
 
 #include <Jolt/Physics/Body/BodyCreationSettings.h>
@@ -113,7 +114,9 @@ void Robot::CreateJoints() {
     switch (cb.attachment) {
       case Attachment::Hinge: {
         if (cb.planar_link) {  // both bodies kept in the plane: the anchor alone is left to hold
-          constraint = point_constraint();
+          const JPH::Vec3 a = axis.Abs();
+          const int normal_axis = a.GetX() >= a.GetY() && a.GetX() >= a.GetZ() ? 0 : a.GetY() >= a.GetZ() ? 1 : 2;
+          constraint = new PlanarPointConstraint(parent, child, anchor, normal_axis, kJointPriority);
           break;
         }
         JPH::HingeConstraintSettings s;
