@@ -38,6 +38,9 @@ class MultiAgentVectorEnv:
         if num_threads is not None and int(num_threads) < 1:
             raise ValueError(f"num_threads must be >= 1, got {num_threads}")
         prototype = pettingzoo.make("parallel", env_id, **kwargs)  # builds and checks the task
+        # Pickling rebuilds the env from these and its knobs (the native pool cannot be
+        # pickled); episode state is not carried over: reset after.
+        self._init_arguments = dict(env_id=env_id, num_envs=num_envs, num_threads=num_threads, copy=copy, **kwargs)
         self.env_id = env_id
         self.task = prototype.task
         self.possible_agents = list(prototype.possible_agents)
@@ -125,6 +128,19 @@ class MultiAgentVectorEnv:
     def to_dicts(self, obs: np.ndarray, world: int) -> dict[str, np.ndarray]:
         """One world's observations as PettingZoo's dict, each agent's unpadded."""
         return {agent: obs[world, i, : self.obs_dims[i]] for i, agent in enumerate(self.possible_agents)}
+
+    def __getstate__(self) -> dict[str, Any]:
+        knobs = {name: value for name, (_, value) in self._knobs.items()}
+        return {"init_arguments": self._init_arguments, "knobs": knobs, "closed": self.closed}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(**state["init_arguments"])
+        for name, value in state["knobs"].items():
+            index, _ = self._knob(name)
+            self._pool.set_knob(index, float(value))
+            self._knobs[name] = (index, float(value))
+        if state["closed"]:
+            self.close()
 
     def close(self) -> None:
         with self._lock:

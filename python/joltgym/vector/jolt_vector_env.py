@@ -75,6 +75,17 @@ class JoltVectorEnv(VectorEnv):
         self._closed = False
         self._pool = None
         self._lock = threading.Lock()  # the native pool and our result buffers take one call at a time
+        # Pickling rebuilds the env from these (the native pool cannot be pickled), as
+        # Gymnasium's EzPickle does for the single envs: SubprocVecEnv, Ray and
+        # multiprocessing ship envs this way. Episode state is not carried over: reset after.
+        self._init_arguments = (
+            (num_envs, model_path),
+            dict(task=task, max_episode_steps=max_episode_steps, autoreset_mode=autoreset_mode,
+                 num_threads=num_threads, copy=copy, solver=solver, render_mode=render_mode, xml_file=xml_file,
+                 width=width, height=height, camera_id=camera_id, camera_name=camera_name,
+                 default_camera_config=default_camera_config, render_mosaic=render_mosaic,
+                 render_envs=render_envs, **task_kwargs),
+        )
         spec = task_spec(task)
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
@@ -249,6 +260,15 @@ class JoltVectorEnv(VectorEnv):
     def _check_open(self) -> None:
         if self._closed:
             raise error.ClosedEnvironmentError("this JoltVectorEnv is closed")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"init_arguments": self._init_arguments, "closed": self._closed}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        args, kwargs = state["init_arguments"]
+        self.__init__(*args, **kwargs)
+        if state["closed"]:
+            self.close()
 
     def close_extras(self, **kwargs: Any) -> None:
         if getattr(self, "_renderer", None) is not None:
