@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gymnasium as gym
 import numpy as np
 import pytest
 
@@ -65,5 +66,5 @@ def test_bad_input():
     with pytest.raises(ValueError, match="num_envs"):
         MultiAgentVectorEnv("joltgym/MaAnt-v0", 0)
     env.close()
-    with pytest.raises(RuntimeError, match="closed"):
+    with pytest.raises(gym.error.ClosedEnvironmentError, match="closed"):
         env.step(actions)

@@ -13,7 +13,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
+from gymnasium import error, spaces
 from gymnasium.utils import EzPickle
 
 from joltgym import _native
@@ -103,6 +103,7 @@ class JoltEnv(gym.Env, EzPickle):
         self.init_qvel = self.model.init_qvel.copy()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        self._check_open()
         super().reset(seed=seed)
         result = self._core.reset(self._episode_seeds.next(seed, self.np_random))
         if self.render_mode == "human":  # Gymnasium's "human" mode draws on every reset and step
@@ -110,6 +111,7 @@ class JoltEnv(gym.Env, EzPickle):
         return result
 
     def step(self, action):
+        self._check_open()
         obs, reward, terminated, info = self._core.step(action)
         if self.render_mode == "human":
             self.render()
@@ -126,6 +128,7 @@ class JoltEnv(gym.Env, EzPickle):
 
     def set_state(self, qpos, qvel) -> None:
         """Place the robot at generalized coordinates, as MujocoEnv.set_state."""
+        self._check_open()
         self._core.set_state(qpos, qvel)
 
     def render(self):
@@ -134,4 +137,10 @@ class JoltEnv(gym.Env, EzPickle):
         return self.renderer.render()
 
     def close(self) -> None:
+        """Closes the window or renderer; closing twice is fine, stepping a closed env raises."""
         self.renderer.close()
+        self._closed = True
+
+    def _check_open(self) -> None:
+        if getattr(self, "_closed", False):
+            raise error.ClosedEnvironmentError(f"this {self.spec.id if self.spec else 'joltgym'} env is closed")

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ClosedEnvironmentError
 from gymnasium.utils import EzPickle, seeding
 from pettingzoo import ParallelEnv
 
@@ -96,6 +97,7 @@ class JoltParallelEnv(ParallelEnv, EzPickle):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None):
+        self._check_open()
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         obs, self._state, infos = self._env.reset(self._episode_seeds.next(seed, self._np_random))
@@ -103,6 +105,7 @@ class JoltParallelEnv(ParallelEnv, EzPickle):
         return self._observations(obs, self.agents), self._infos(infos, self.agents, reset=True)
 
     def step(self, actions: dict[str, Any]):
+        self._check_open()
         playing = self.agents
         batch = self._action_batch(actions, playing)
         obs, self._state, rewards, terminated, truncated, infos = self._env.step(batch)
@@ -128,7 +131,13 @@ class JoltParallelEnv(ParallelEnv, EzPickle):
         return self.renderer.render()
 
     def close(self) -> None:
+        """Closes the window or renderer; closing twice is fine, stepping a closed env raises."""
         self.renderer.close()
+        self._closed = True
+
+    def _check_open(self) -> None:
+        if getattr(self, "_closed", False):
+            raise ClosedEnvironmentError(f"this {self.metadata.get('name', 'joltgym')} env is closed")
 
     def _action_batch(self, actions: dict[str, Any], playing: list[str]) -> np.ndarray:
         if not isinstance(actions, dict):

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pettingzoo
+from gymnasium.error import ClosedEnvironmentError
 
 from joltgym import _native
 from joltgym.rendering import VectorRenderer
@@ -166,4 +167,4 @@ class MultiAgentVectorEnv:
 
     def _check_open(self) -> None:
         if self.closed:
-            raise RuntimeError("this MultiAgentVectorEnv is closed")
+            raise ClosedEnvironmentError("this MultiAgentVectorEnv is closed")

@@ -1,0 +1,97 @@
+"""Resources: envs release what they take. Creating, stepping and closing envs a thousand times
+does not grow the process; a pool's worker threads are joined at close; close twice is fine and a
+closed env refuses to step, with a clear error, whatever its kind."""
+
+from __future__ import annotations
+
+import os
+
+import gymnasium as gym
+import numpy as np
+import pettingzoo
+import pytest
+
+import joltgym  # noqa: F401  (registers the ids)
+from joltgym.marl.vector import MultiAgentVectorEnv
+
+
+def rss_mb() -> float:
+    return int(open("/proc/self/statm").read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def os_threads() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+def cycles_growth(make_and_use, cycles: int = 1000, warm_up: int = 100) -> float:
+    for _ in range(warm_up):
+        make_and_use()
+    before = rss_mb()
+    for _ in range(cycles):
+        make_and_use()
+    return rss_mb() - before
+
+
+def vector_cycle():
+    env = gym.make_vec("joltgym/Hopper-v0", num_envs=4, num_threads=2)
+    env.reset(seed=0)
+    env.step(np.zeros((4, 3), np.float32))
+    env.close()
+
+
+def single_cycle():
+    env = gym.make("joltgym/Hopper-v0")
+    env.reset(seed=0)
+    env.step(np.zeros(3, np.float32))
+    env.close()
+
+
+@pytest.mark.parametrize("cycle", [vector_cycle, single_cycle], ids=["vector", "single"])
+def test_a_thousand_create_step_close_cycles_do_not_grow_the_process(cycle):
+    # Measured: 0.4 MB (vector) and 0.0 MB (single) over 1000 cycles. One leaked pool or world
+    # per cycle (tens of KB and the model's buffers) would cost tens of MB.
+    assert cycles_growth(cycle) < 4.0
+
+
+def test_a_pools_threads_are_joined_at_close():
+    before = os_threads()
+    env = gym.make_vec("joltgym/Hopper-v0", num_envs=4, num_threads=2)
+    env.reset(seed=0)
+    assert os_threads() > before  # the pool's workers (the calling thread is one of them)
+    env.close()
+    assert os_threads() == before
+
+
+def closed_single():
+    env = gym.make("joltgym/Hopper-v0")
+    env.reset(seed=0)
+    return env, lambda: env.step(np.zeros(3, np.float32)), lambda: env.reset(seed=1)
+
+
+def closed_vector():
+    env = gym.make_vec("joltgym/Hopper-v0", num_envs=2)
+    env.reset(seed=0)
+    return env, lambda: env.step(np.zeros((2, 3), np.float32)), lambda: env.reset(seed=1)
+
+
+def closed_parallel():
+    env = pettingzoo.make("parallel", "joltgym/SumoAnts-v0")
+    env.reset(seed=0)
+    return env, lambda: env.step({a: np.zeros(8, np.float32) for a in env.possible_agents}), lambda: env.reset(seed=1)
+
+
+def closed_multi_agent_vector():
+    env = MultiAgentVectorEnv("joltgym/MaHalfCheetah-v0", 2, num_threads=1)
+    env.reset(seed=0)
+    return env, lambda: env.step(np.zeros((2, 2, 3), np.float32)), lambda: env.reset(seed=1)
+
+
+@pytest.mark.parametrize("build", [closed_single, closed_vector, closed_parallel, closed_multi_agent_vector],
+                         ids=["single", "vector", "parallel", "multi-agent-vector"])
+def test_close_twice_is_fine_and_a_closed_env_refuses_to_step(build):
+    env, step, reset = build()
+    env.close()
+    env.close()
+    for call in (step, reset):
+        with pytest.raises(gym.error.ClosedEnvironmentError, match="closed"):
+            call()
