@@ -95,3 +95,24 @@ def test_close_twice_is_fine_and_a_closed_env_refuses_to_step(build):
     for call in (step, reset):
         with pytest.raises(gym.error.ClosedEnvironmentError, match="closed"):
             call()
+
+
+def test_ctrl_c_interrupts_a_long_world_step_promptly(tmp_path):
+    import signal
+    import threading
+    import time
+
+    from joltgym import _native
+    from joltgym.tasks import task_spec
+
+    model = joltgym.load_model(task_spec("Hopper").xml_file)
+    world = _native.World(model.native)
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        world.step(np.zeros(3, np.float32), nsteps=10**8)  # hours of stepping if nothing stopped it
+    # Generous: this bounds a hang, not speed (a chunk of steps takes milliseconds).
+    assert time.monotonic() - start < 30.0
+    world.step(np.zeros(3, np.float32))  # the world is usable after the interruption
+    assert np.isfinite(world.qpos).all()

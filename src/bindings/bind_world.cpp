@@ -8,6 +8,7 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -104,14 +105,30 @@ void BindWorld(py::module_& m) {
                 controls.push_back(AsFloatArray(seq[size_t(i)], {self.world.robot(i).model().nu()},
                                                 ("ctrl[" + std::to_string(i) + "]").c_str()));
             }
-            py::gil_scoped_release release;
-            self.WithWorld([&](World& w) {
-              for (int i = 0; i < n; ++i) w.robot(i).SetControls(controls[size_t(i)].data());
-              for (int i = 0; i < nsteps; ++i) w.Step(self.ctx);
-            });
+            {
+              py::gil_scoped_release release;
+              self.WithWorld([&](World& w) {
+                for (int i = 0; i < n; ++i) w.robot(i).SetControls(controls[size_t(i)].data());
+              });
+            }
+            // Long calls step in chunks and look for Python signals between them, so that
+            // Ctrl-C interrupts them within a few milliseconds (a chunk of 64 Humanoid steps).
+            constexpr int kStepsBetweenSignalChecks = 64;
+            for (int done = 0; done < nsteps;) {
+              const int chunk = std::min(kStepsBetweenSignalChecks, nsteps - done);
+              {
+                py::gil_scoped_release release;
+                self.WithWorld([&](World& w) {
+                  for (int i = 0; i < chunk; ++i) w.Step(self.ctx);
+                });
+              }
+              done += chunk;
+              if (done < nsteps && PyErr_CheckSignals() != 0) throw py::error_already_set();
+            }
           },
           py::arg("ctrl"), py::arg("nsteps") = 1,
-          "Advance nsteps model timesteps; ctrl is robot 0's controls, or a list with each robot's.")
+          "Advance nsteps model timesteps; ctrl is robot 0's controls, or a list with each robot's. "
+          "A signal (Ctrl-C) interrupts a long call between chunks of steps.")
       .def("restore_initial_state", [](PyWorld& self) { self.WithWorld([](World& w) { w.RestoreInitialState(); }); })
       .def_property_readonly("num_robots", [](PyWorld& self) { return self.world.num_robots(); })
       .def_property_readonly("robots", [](const std::shared_ptr<PyWorld>& self) {
