@@ -74,6 +74,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--eval-bouts", type=int, default=20)
     p.add_argument("--out", default=None, help="episode CSV (default: examples/results/<env>_<seed>.csv)")
     p.add_argument("--log-every", type=int, default=20_000)
+    p.add_argument("--save-model", default=None, metavar="PATH",
+                   help="save the final actors, critic and observation statistics here (torch.save)")
     args = p.parse_args(argv)
     args.env_kwargs = {key: ast.literal_eval(value) for key, value in (kv.split("=", 1) for kv in args.env_kwarg)}
     if not 0.0 <= args.opponent_pool_fraction < 1.0:
@@ -249,6 +251,7 @@ def main(argv=None) -> None:
     for iteration in range(args.num_iterations):
         frac = 1.0 - iteration / args.num_iterations
         optimiser.param_groups[0]["lr"] = frac * args.learning_rate
+        opponent = None  # a frozen snapshot playing agent_1 in the pooled worlds (self-play only)
         if args.self_play:
             env.shaping_weight = max(0.0, 1.0 - global_step / (args.anneal_fraction * args.total_timesteps))
             if global_step >= next_eval:
@@ -259,7 +262,8 @@ def main(argv=None) -> None:
             if pooled and global_step >= next_snapshot:
                 pool.append(copy.deepcopy(agents))
                 next_snapshot += args.snapshot_every
-            opponent = pool[pool_rng.integers(len(pool))] if pooled else None
+            if pooled:
+                opponent = pool[pool_rng.integers(len(pool))]
 
         b_obs = np.zeros((T, W, A, D), np.float32)
         b_critic = np.zeros((T, W, A, agents.critic[0].in_features), np.float32)
@@ -336,6 +340,10 @@ def main(argv=None) -> None:
             print(f"step {global_step}: mean return (last 20 episodes) {mean:.1f}, "
                   f"{global_step / (time.time() - start):.0f} steps/s", flush=True)
             next_log += args.log_every
+    if args.save_model:
+        torch.save({"actors": agents.actors.state_dict(), "critic": agents.critic.state_dict(),
+                    "obs_norm": [(n.mean, n.var, n.count) for n in agents.obs_norm],
+                    "self_play": args.self_play, "env_id": args.env_id, "env_kwargs": args.env_kwargs}, args.save_model)
     env.close()
 
 
