@@ -12,6 +12,7 @@ benchmarks/solver_measurements.md.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 
 import gymnasium as gym
@@ -39,10 +40,11 @@ def measure(task: str, solver: SolverSettings, steps: int, seed: int) -> tuple[f
     return float(errors.max()), errors, cpu / steps * 1e6
 
 
-def parse(setting: str) -> SolverSettings:
+def parse(setting: str, base: SolverSettings) -> SolverSettings:
+    """substeps,vel,pos,baumgarte over the task's own settings (its other fields kept)."""
     sub, vel, pos, baumgarte = setting.split(",")
-    return SolverSettings(substeps=int(sub), velocity_iterations=int(vel), position_iterations=int(pos),
-                          baumgarte=float(baumgarte))
+    return dataclasses.replace(base, substeps=int(sub), velocity_iterations=int(vel), position_iterations=int(pos),
+                               baumgarte=float(baumgarte))
 
 
 def main() -> None:
@@ -53,7 +55,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--threshold", type=float, default=2e-3, help="anchor separation that counts (m)")
     args = parser.parse_args()
-    settings = [parse(s) for s in args.settings] if args.settings else [task_spec(args.task).solver]
+    base = task_spec(args.task).solver
+    settings = [parse(s, base) for s in args.settings] if args.settings else [base]
     print(f"{args.task}: {args.steps} random-action steps, seed {args.seed}")
     print("substeps/vel/pos, baumgarte: worst anchor separation / steps above threshold / CPU us per env step")
     for solver in settings:

@@ -55,6 +55,9 @@ class SolverSettings:
     # A planar model (every hinge about one world axis, every slide across it) with every link
     # restricted to its plane and each hinge a point constraint; False: full 3-D links and Jolt hinges.
     planar_links: bool = True
+    # Armature, damping and limit rows solved after the joints (closer to MuJoCo's motion); False:
+    # before them, which holds joint anchors tighter.
+    joint_rows_last: bool = True
 
     def to_native(self) -> _native.SolverDesc:
         if self.substeps < 1 or self.velocity_iterations < 1 or self.position_iterations < 0:

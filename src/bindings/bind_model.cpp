@@ -122,7 +122,8 @@ void BindModel(py::module_& m) {
       .def_readwrite("baumgarte", &SolverDesc::baumgarte)
       .def_readwrite("soft_limits", &SolverDesc::soft_limits)
       .def_readwrite("soft_contacts", &SolverDesc::soft_contacts)
-      .def_readwrite("planar_links", &SolverDesc::planar_links);
+      .def_readwrite("planar_links", &SolverDesc::planar_links)
+      .def_readwrite("joint_rows_last", &SolverDesc::joint_rows_last);
   py::class_<ModelDesc>(m, "ModelDesc")
       .def(py::init<>())
       .def_readwrite("name", &ModelDesc::name)

@@ -54,6 +54,7 @@ struct JointAxisParams {
   float range_hi = 0.0f;
   bool soft = true;          // MuJoCo's soft limit, else the hard speculative row
   SoftLimit soft_limit;
+  bool after_joints = true;  // solved after the joint constraints (SolverDesc::joint_rows_last)
 };
 
 class JointAxisConstraint final : public JPH::TwoBodyConstraint {

@@ -177,6 +177,7 @@ void Robot::CreateJoints() {
       p.range_hi = joint.range_hi;
       p.soft = m.solver().soft_limits;
       p.soft_limit = joint.soft_limit;
+      p.after_joints = m.solver().joint_rows_last;
       axis_rows_[j] = new JointAxisConstraint(parent, child, p);
       system.AddConstraint(axis_rows_[j]);
     }
