@@ -6,7 +6,7 @@ Contenders, per batch size n:
   mujoco   mujoco.rollout (MuJoCo's C rollout, open loop, no task logic), 1 thread and N threads
   gym      gymnasium.make("<Task>-v5") stepped in a Python loop (n=1 only)
   gym      gymnasium.vector.AsyncVectorEnv of <Task>-v5 (small n only: one process per env)
-  envpool  only if it is importable
+  envpool  EnvPool's <Task>-v5 at batch_size = num_envs, 1 and N threads, if it is importable
 
 Rounds are interleaved: each round runs every contender of a size once (rotating the order),
 so CPU-frequency drift and noisy neighbours hit all contenders alike. Best and median over
@@ -178,6 +178,23 @@ def rollout_contender(n: int, threads: int, model: mujoco.MjModel, frame_skip: i
     return Contender(f"mujoco  rollout T={threads}", "rollout", n, threads, make, pool.close)
 
 
+def envpool_contender(n: int, threads: int) -> Contender:
+    import envpool
+
+    env = envpool.make(MJ_ID, env_type="gymnasium", num_envs=n, num_threads=threads, batch_size=n, seed=0)
+    env.reset()
+    actions = action_batches(n).astype(np.float64)
+
+    def make(k: int) -> Runner:
+        def run() -> None:
+            for i in range(k):
+                env.step(actions[i % N_ACTION_BATCHES])
+
+        return run
+
+    return Contender(f"envpool {MJ_ID} T={threads}", "envpool", n, threads, make, env.close)
+
+
 def gym_contender() -> Contender:
     env = gymnasium.make(MJ_ID)
     env.reset(seed=0)
@@ -240,6 +257,10 @@ def build_contenders(n: int, threads: list[int], args, mj_model, frame_skip: int
     for t in sorted({1, cpus}):
         if t <= n:
             out.append(rollout_contender(n, t, mj_model, frame_skip))
+    if envpool_version():
+        for t in sorted({1, cpus}):
+            if t <= n:
+                out.append(envpool_contender(n, t))
     return out
 
 
@@ -303,7 +324,7 @@ def fmt_pct(value: float | None) -> str:
     return f"{value:.0%}" if value else "-"
 
 
-PEERS = [("rollout", "mujoco rollout"), ("gym", "gym env loop"), ("async", "AsyncVectorEnv")]
+PEERS = [("envpool", "EnvPool"), ("rollout", "mujoco rollout"), ("gym", "gym env loop"), ("async", "AsyncVectorEnv")]
 
 
 def print_summary(results: dict[int, list[Contender]], cpus: int) -> None:
@@ -324,6 +345,7 @@ def print_targets(results: dict[int, list[Contender]], mem: dict[int, float], cp
     t1, t2 = best(at256, "jolt", threads=1), best(at256, "jolt", threads=2)
     mem_n = max(mem, default=None)
     rows = [  # label, value, goal, formatter, higher is better
+        ("per CPU-s vs EnvPool @256", jolt_over(at256, "envpool", "cpu_median"), 1.0, fmt_ratio, True),
         ("per CPU-s vs mujoco rollout @256", jolt_over(at256, "rollout", "cpu_median"), 1.0, fmt_ratio, True),
         (f"wall vs AsyncVectorEnv @{async_n}", jolt_over(results.get(async_n, []), "async"), 5.0, fmt_ratio, True),
         ("pool efficiency T=1 @256", pool_efficiency(at256, 1), 0.95, fmt_pct, True),
@@ -430,7 +452,8 @@ def print_header(args: argparse.Namespace) -> None:
         " rewards and auto-reset."
     )
     version = envpool_version()
-    print("envpool:", f"version {version} found but not benchmarked here" if version else "not installed (skipped)")
+    print("envpool:", f"version {version} (envpool.make(<Task>-v5, env_type='gymnasium', batch_size=n))"
+          if version else "not installed (skipped)")
 
 
 def select_task(name: str) -> None:
