@@ -9,46 +9,21 @@ environment is created once per test environment (about 30 s) and kept in joltgy
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import site
 import subprocess
-import sys
-import venv
 from pathlib import Path
 
 import pytest
+from side_venv import side_venv
 
 RAY = "ray[rllib]==2.60.0"
 SCRIPT = Path(__file__).resolve().parent / "rllib" / "run_rllib.py"
 
 
-def cache_dir() -> Path:
-    explicit = os.environ.get("JOLTGYM_CACHE_DIR")
-    base = Path(explicit) if explicit else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "joltgym"
-    return base
-
-
 @pytest.fixture(scope="module")
 def rllib_python() -> str:
-    # One environment per environment running the tests (a venv's packages are not its base
-    # interpreter's): it sees this one's site-packages through a .pth file, after its own (Ray's pins).
-    parents = [p for p in site.getsitepackages() if Path(p).is_dir()]
-    key = hashlib.sha256("\n".join([sys.prefix, *parents]).encode()).hexdigest()[:10]
-    root = cache_dir() / f"rllib-venv-2.60.0-{key}"
-    python = root / "bin" / "python"
-    ready = root / ".joltgym-ready"
-    if not ready.is_file():
-        venv.EnvBuilder(system_site_packages=False, with_pip=True, clear=True).create(root)
-        own = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-        # addsitedir, not plain paths: the parent's own .pth files (an editable install's) must run too.
-        lines = [f"import site; site.addsitedir({p!r})" for p in parents]
-        (Path(own) / "joltgym-parent-env.pth").write_text("\n".join(lines) + "\n")
-        subprocess.run([str(python), "-m", "pip", "install", "--quiet", RAY], check=True, timeout=1200)
-        ready.write_text(RAY + "\n")
-    return str(python)
+    return side_venv("rllib-venv-2.60.0", [RAY], timeout=1200)
 
 
 def run(python: str, *args: str) -> dict:

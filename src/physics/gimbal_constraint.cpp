@@ -16,7 +16,7 @@ constexpr JPH::uint32 kGimbalPriority = 1;  // as the single-hinge joints: solve
 }  // namespace
 
 GimbalConstraint::GimbalConstraint(JPH::Body& parent, JPH::Body& child, const GimbalParams& params)
-    : JPH::TwoBodyConstraint(parent, child, OwnConstraintSettings(kGimbalPriority)), params_(params) {}
+    : OwnConstraint(parent, child, kGimbalPriority), params_(params) {}
 
 void GimbalConstraint::ResetWarmStart() {
   point_.Deactivate();
@@ -63,8 +63,6 @@ bool GimbalConstraint::SolvePositionConstraint(float, float baumgarte) {
   applied |= point_.SolvePositionConstraint(*mBody1, *mBody2, baumgarte);
   return applied;
 }
-
-JPH::Ref<JPH::ConstraintSettings> GimbalConstraint::GetConstraintSettings() const { return new OwnConstraintSettings(); }
 
 void GimbalConstraint::SaveState(JPH::StateRecorder& stream) const {
   JPH::TwoBodyConstraint::SaveState(stream);

@@ -9,6 +9,8 @@
 #include <Jolt/Physics/Constraints/ConstraintPart/PointConstraintPart.h>
 #include <Jolt/Physics/Constraints/TwoBodyConstraint.h>
 
+#include "physics/own_constraint_settings.h"
+
 namespace joltgym {
 
 struct GimbalParams {
@@ -19,20 +21,16 @@ struct GimbalParams {
   bool lock_third = false;   // two hinges: the third rotation is held at zero
 };
 
-class GimbalConstraint final : public JPH::TwoBodyConstraint {
+class GimbalConstraint final : public OwnConstraint {
  public:
   GimbalConstraint(JPH::Body& parent, JPH::Body& child, const GimbalParams& params);
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User2; }
-  void NotifyShapeChanged(const JPH::BodyID&, JPH::Vec3Arg) override {}
   void ResetWarmStart() override;
   void SetupVelocityConstraint(float dt) override;
   void WarmStartVelocityConstraint(float ratio) override;
   bool SolveVelocityConstraint(float dt) override;
   bool SolvePositionConstraint(float dt, float baumgarte) override;
-  JPH::Mat44 GetConstraintToBody1Matrix() const override { return JPH::Mat44::sIdentity(); }
-  JPH::Mat44 GetConstraintToBody2Matrix() const override { return JPH::Mat44::sIdentity(); }
-  JPH::Ref<JPH::ConstraintSettings> GetConstraintSettings() const override;
   void SaveState(JPH::StateRecorder& stream) const override;
   void RestoreState(JPH::StateRecorder& stream) override;
 

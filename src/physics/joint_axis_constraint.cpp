@@ -33,8 +33,7 @@ constexpr float kLinearLookahead = 0.01f;   // m
 }  // namespace
 
 JointAxisConstraint::JointAxisConstraint(JPH::Body& parent, JPH::Body& child, const JointAxisParams& params)
-    : JPH::TwoBodyConstraint(parent, child,
-                             OwnConstraintSettings(params.after_joints ? kRowsLastPriority : kRowsFirstPriority)),
+    : OwnConstraint(parent, child, params.after_joints ? kRowsLastPriority : kRowsFirstPriority),
       params_(params),
       has_drive_(params.armature != 0.0f || params.damping != 0.0f) {}
 
@@ -193,10 +192,6 @@ bool JointAxisConstraint::SolveVelocityConstraint(float) {
   if (limit_side_ == LimitSide::Lower) applied |= SolveLinear(limit_, 0.0f, FLT_MAX);
   if (limit_side_ == LimitSide::Upper) applied |= SolveLinear(limit_, -FLT_MAX, 0.0f);
   return applied;
-}
-
-JPH::Ref<JPH::ConstraintSettings> JointAxisConstraint::GetConstraintSettings() const {
-  return new OwnConstraintSettings();
 }
 
 void JointAxisConstraint::SaveState(JPH::StateRecorder& stream) const {

@@ -30,6 +30,8 @@
 #include <Jolt/Physics/Constraints/ConstraintPart/AxisConstraintPart.h>
 #include <Jolt/Physics/Constraints/TwoBodyConstraint.h>
 
+#include "physics/own_constraint_settings.h"
+
 #include "physics/soft_limit.h"
 
 namespace joltgym {
@@ -57,7 +59,7 @@ struct JointAxisParams {
   bool after_joints = true;  // solved after the joint constraints (SolverDesc::joint_rows_last)
 };
 
-class JointAxisConstraint final : public JPH::TwoBodyConstraint {
+class JointAxisConstraint final : public OwnConstraint {
  public:
   JointAxisConstraint(JPH::Body& parent, JPH::Body& child, const JointAxisParams& params);
 
@@ -82,15 +84,11 @@ class JointAxisConstraint final : public JPH::TwoBodyConstraint {
   }
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User1; }
-  void NotifyShapeChanged(const JPH::BodyID&, JPH::Vec3Arg) override {}
   void ResetWarmStart() override;
   void SetupVelocityConstraint(float dt) override;
   void WarmStartVelocityConstraint(float ratio) override;
   bool SolveVelocityConstraint(float dt) override;
   bool SolvePositionConstraint(float, float) override { return false; }
-  JPH::Mat44 GetConstraintToBody1Matrix() const override { return JPH::Mat44::sIdentity(); }
-  JPH::Mat44 GetConstraintToBody2Matrix() const override { return JPH::Mat44::sIdentity(); }
-  JPH::Ref<JPH::ConstraintSettings> GetConstraintSettings() const override;
   void SaveState(JPH::StateRecorder& stream) const override;
   void RestoreState(JPH::StateRecorder& stream) override;
 

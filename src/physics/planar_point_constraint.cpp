@@ -9,7 +9,7 @@ namespace joltgym {
 
 PlanarPointConstraint::PlanarPointConstraint(JPH::Body& parent, JPH::Body& child, JPH::RVec3Arg anchor,
                                              int normal_axis, JPH::uint32 priority)
-    : JPH::TwoBodyConstraint(parent, child, OwnConstraintSettings(priority)) {
+    : OwnConstraint(parent, child, priority) {
   const JPH::Vec3 axes[3] = {JPH::Vec3::sAxisX(), JPH::Vec3::sAxisY(), JPH::Vec3::sAxisZ()};
   n_ = axes[normal_axis];
   u_ = axes[(normal_axis + 1) % 3];  // (n, u, w) right-handed: n x u = w
@@ -98,10 +98,6 @@ bool PlanarPointConstraint::SolvePositionConstraint(float, float baumgarte) {
   const float lw = -baumgarte * (mass_uw_ * su + mass_ww_ * sw);
   Apply(lu, lw, true);
   return true;
-}
-
-JPH::Ref<JPH::ConstraintSettings> PlanarPointConstraint::GetConstraintSettings() const {
-  return new OwnConstraintSettings();
 }
 
 void PlanarPointConstraint::SaveState(JPH::StateRecorder& stream) const {

@@ -9,9 +9,11 @@
 #include <Jolt/Jolt.h>
 #include <Jolt/Physics/Constraints/TwoBodyConstraint.h>
 
+#include "physics/own_constraint_settings.h"
+
 namespace joltgym {
 
-class PlanarPointConstraint final : public JPH::TwoBodyConstraint {
+class PlanarPointConstraint final : public OwnConstraint {
  public:
   // anchor: the hinge's world position with both bodies at their current poses; normal_axis:
   // the plane's normal (0, 1 or 2: world x, y or z).
@@ -19,15 +21,11 @@ class PlanarPointConstraint final : public JPH::TwoBodyConstraint {
                         JPH::uint32 priority);
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User3; }
-  void NotifyShapeChanged(const JPH::BodyID&, JPH::Vec3Arg) override {}
   void ResetWarmStart() override { lambda_u_ = lambda_w_ = 0.0f; }
   void SetupVelocityConstraint(float) override { Setup(); }
   void WarmStartVelocityConstraint(float ratio) override;
   bool SolveVelocityConstraint(float) override;
   bool SolvePositionConstraint(float, float baumgarte) override;
-  JPH::Mat44 GetConstraintToBody1Matrix() const override { return JPH::Mat44::sIdentity(); }
-  JPH::Mat44 GetConstraintToBody2Matrix() const override { return JPH::Mat44::sIdentity(); }
-  JPH::Ref<JPH::ConstraintSettings> GetConstraintSettings() const override;
   void SaveState(JPH::StateRecorder& stream) const override;
   void RestoreState(JPH::StateRecorder& stream) override;
 

@@ -25,7 +25,7 @@ JPH::Vec3 FirstTangent(JPH::Vec3Arg normal, JPH::Vec3Arg hint) {
 
 SoftContactConstraint::SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane_point, JPH::Vec3Arg plane_normal,
                                              std::vector<SoftContactGeom> geoms)
-    : JPH::TwoBodyConstraint(JPH::Body::sFixedToWorld, body, OwnConstraintSettings()),
+    : OwnConstraint(JPH::Body::sFixedToWorld, body),
       plane_point_(plane_point),
       plane_normal_(plane_normal.Normalized()),
       geoms_(std::move(geoms)) {
@@ -139,10 +139,6 @@ void SoftContactConstraint::AppendForces(float dt, int robot, int robot_body, st
     out.push_back({mBody2->GetID(), robot, robot_body, tag, JPH::RVec3(s.pos), force});
     out.push_back({JPH::BodyID(), -1, -1, 0, JPH::RVec3(s.pos), -force});
   }
-}
-
-JPH::Ref<JPH::ConstraintSettings> SoftContactConstraint::GetConstraintSettings() const {
-  return new OwnConstraintSettings();
 }
 
 void SoftContactConstraint::SaveState(JPH::StateRecorder& stream) const {

@@ -11,6 +11,7 @@
 
 #include "physics/contact_forces.h"
 #include "physics/contact_pair.h"
+#include "physics/own_constraint_settings.h"
 #include "physics/plane_collision.h"
 
 #include <Jolt/Jolt.h>
@@ -30,7 +31,7 @@ struct SoftContactGeom {
   JPH::uint64 tag = 0;                          // ContactForce::geom_tag: 1 + the owning MuJoCo body
 };
 
-class SoftContactConstraint final : public JPH::TwoBodyConstraint {
+class SoftContactConstraint final : public OwnConstraint {
  public:
   // Body 1 is the world (the plane is static), body 2 the robot's body.
   SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane_point, JPH::Vec3Arg plane_normal,
@@ -45,15 +46,11 @@ class SoftContactConstraint final : public JPH::TwoBodyConstraint {
   void AppendForces(float dt, int robot, int robot_body, std::vector<ContactForce>& out) const;
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User2; }
-  void NotifyShapeChanged(const JPH::BodyID&, JPH::Vec3Arg) override {}
   void ResetWarmStart() override;
   void SetupVelocityConstraint(float dt) override;
   void WarmStartVelocityConstraint(float ratio) override;
   bool SolveVelocityConstraint(float dt) override;
   bool SolvePositionConstraint(float, float) override { return false; }
-  JPH::Mat44 GetConstraintToBody1Matrix() const override { return JPH::Mat44::sIdentity(); }
-  JPH::Mat44 GetConstraintToBody2Matrix() const override { return JPH::Mat44::sIdentity(); }
-  JPH::Ref<JPH::ConstraintSettings> GetConstraintSettings() const override;
   void SaveState(JPH::StateRecorder& stream) const override;
   void RestoreState(JPH::StateRecorder& stream) override;
 

@@ -117,14 +117,17 @@ class MultiAgentVectorEnv:
 
     @shaping_weight.setter
     def shaping_weight(self, value: float) -> None:
-        index, _ = self._knob("shaping_weight")
-        self._pool.set_knob(index, float(value))
-        self._knobs["shaping_weight"] = (index, float(value))
+        self._set_knob("shaping_weight", value)
 
     def _knob(self, name: str) -> tuple[int, float]:
         if name not in self._knobs:
             raise AttributeError(f"{self.env_id} has no {name}")
         return self._knobs[name]
+
+    def _set_knob(self, name: str, value: float) -> None:
+        index, _ = self._knob(name)
+        self._pool.set_knob(index, float(value))
+        self._knobs[name] = (index, float(value))
 
     def to_dicts(self, obs: np.ndarray, world: int) -> dict[str, np.ndarray]:
         """One world's observations as PettingZoo's dict, each agent's unpadded."""
@@ -137,9 +140,7 @@ class MultiAgentVectorEnv:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(**state["init_arguments"])
         for name, value in state["knobs"].items():
-            index, _ = self._knob(name)
-            self._pool.set_knob(index, float(value))
-            self._knobs[name] = (index, float(value))
+            self._set_knob(name, value)
         if state["closed"]:
             self.close()
 
