@@ -12,12 +12,15 @@ Rounds are interleaved: each round runs every contender of a size once (rotating
 so CPU-frequency drift and noisy neighbours hit all contenders alike. Best and median over
 rounds are reported. A separate section measures resident memory per env in fresh processes.
 
-    python benchmarks/bench_vector.py [--quick] [--sizes 1,16,64,256,1024] [--threads 1,2]
+    python benchmarks/bench_vector.py [--quick] [--sizes 1,16,64,256,1024] [--threads 1,2] [--json out.json]
+
+benchmarks/report.py runs it for every task and writes the report from its --json output.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import statistics
@@ -416,6 +419,25 @@ def memory_section(sizes: list[int]) -> dict[int, float]:
     return per_env
 
 
+def write_json(path: str, results: dict[int, list[Contender]], mem: dict[int, float]) -> None:
+    """Every contender's per-round rates (round r of every contender ran in the same interleaved pass)."""
+    out = {
+        "task": TASK,
+        "peer": MJ_ID,
+        "machine": {"cpu": cpu_model(), "cpu_count": os.cpu_count(), "load_average": os.getloadavg()},
+        "versions": {"joltgym": joltgym.__version__, "mujoco": mujoco.__version__, "gymnasium": gymnasium.__version__,
+                     "envpool": envpool_version()},
+        "sizes": {
+            str(n): [{"name": c.name, "kind": c.kind, "threads": c.threads, "wall_rates": c.wall_rates,
+                      "cpu_rates": c.cpu_rates} for c in cs]
+            for n, cs in results.items()
+        },
+        "memory_kb_per_env": {str(n): kb for n, kb in mem.items()},
+    }
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1)
+
+
 # ---------------------------------------------------------------- main
 def int_list(text: str) -> list[int]:
     return [int(x) for x in text.split(",") if x]
@@ -433,6 +455,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--mem-sizes", type=int_list, default=[256, 4096], help="env counts for the memory section")
     p.add_argument("--quick", action="store_true", help="about one minute: 5 rounds of 0.08 s")
     p.add_argument("--task", default="HalfCheetah", help="joltgym task name; its Gymnasium v5 twin is the peer")
+    p.add_argument("--json", default=None, metavar="PATH", help="also write every contender's rounds here")
     args = p.parse_args()
     if args.quick:
         args.rounds, args.round_seconds = 5, 0.08
@@ -488,6 +511,8 @@ def main() -> None:
     print_summary(results, cpus)
     mem = memory_section(args.mem_sizes)
     print_targets(results, mem, cpus)
+    if args.json:
+        write_json(args.json, results, mem)
     for warning in sorted(MJ_WARNINGS):
         print(f"(MuJoCo warning, silenced: {warning})")
     print(f"\ntotal benchmark time {time.perf_counter() - t_start:.0f} s")

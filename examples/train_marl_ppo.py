@@ -10,9 +10,15 @@ Two set-ups, both on ``joltgym.marl.vector.MultiAgentVectorEnv`` (many worlds st
   ``--opponent-pool-fraction f`` that fraction of the worlds puts ``agent_1`` under a frozen past
   policy instead, drawn uniformly each iteration from snapshots taken every ``--snapshot-every``
   steps, the initial policy included (Bansal et al.'s opponent sampling: against only its latest
-  self a policy forgets how to beat older styles); those agents' steps are not trained on. Every
-  ``--eval-every`` steps the deterministic policy plays ``--eval-bouts`` bouts against random actions
-  and against the initial policy; the win rates go to ``<out>_eval.csv``.
+  self a policy forgets how to beat older styles); those agents' steps are not trained on. With
+  ``--ring-curriculum s`` the rings start at s times their size (the task's ``ring_radius_scale``
+  knob) and widen linearly to full size over ``--curriculum-fraction`` of training: in a small
+  ring a short push wins, so wins come early enough to learn from. With ``--widen-at r`` they
+  widen by ``--widen-step`` instead whenever the win rate against the initial policy in the
+  rings of the moment reaches r (a curriculum paced by the agent). Every ``--eval-every`` steps
+  the deterministic policy plays ``--eval-bouts`` bouts against random actions and against the
+  initial policy, in full-size rings (and, during a curriculum, against the initial policy in
+  the rings of the moment too); the win rates go to ``<out>_eval.csv``.
 
 The PPO recipe is train_ppo.py's (CleanRL's): 2x64 tanh MLPs, GAE 0.99/0.95, lr 3e-4 annealed,
 10 epochs of 32 minibatches, clip 0.2, observation and reward normalisation. NEXT_STEP autoreset rows
@@ -70,6 +76,13 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--opponent-pool-fraction", type=float, default=0.0,
                    help="self-play: fraction of worlds whose agent_1 is a frozen past policy (0: pure self-play)")
     p.add_argument("--snapshot-every", type=int, default=100_000, help="self-play: steps between opponent-pool snapshots")
+    p.add_argument("--ring-curriculum", type=float, default=1.0, metavar="SCALE",
+                   help="self-play sumo: the rings' scale at the start, widening to 1 (1: no curriculum)")
+    p.add_argument("--curriculum-fraction", type=float, default=0.5, help="self-play: rings reach full size after this fraction")
+    p.add_argument("--widen-at", type=float, default=None, metavar="RATE",
+                   help="self-play sumo: widen the rings at evaluations where the win rate against the initial "
+                        "policy in them reaches RATE (instead of on the --curriculum-fraction schedule)")
+    p.add_argument("--widen-step", type=float, default=0.05, help="with --widen-at: the scale added each time")
     p.add_argument("--eval-every", type=int, default=100_000)
     p.add_argument("--eval-bouts", type=int, default=20)
     p.add_argument("--out", default=None, help="episode CSV (default: examples/results/<env>_<seed>.csv)")
@@ -82,6 +95,12 @@ def parse_args(argv=None) -> argparse.Namespace:
         p.error(f"--opponent-pool-fraction must be in [0, 1), got {args.opponent_pool_fraction}")
     if args.opponent_pool_fraction and not args.self_play:
         p.error("--opponent-pool-fraction needs --self-play")
+    if args.ring_curriculum != 1.0 and not args.self_play:
+        p.error("--ring-curriculum needs --self-play")
+    if not 0.0 < args.curriculum_fraction <= 1.0:
+        p.error(f"--curriculum-fraction must be in (0, 1], got {args.curriculum_fraction}")
+    if args.widen_at is not None and (args.ring_curriculum == 1.0 or not 0.0 < args.widen_at <= 1.0 or args.widen_step <= 0):
+        p.error("--widen-at needs --ring-curriculum < 1, a rate in (0, 1] and --widen-step > 0")
     args.batch_steps = args.num_envs * args.num_steps
     args.num_iterations = max(1, args.total_timesteps // args.batch_steps)
     if args.out is None:
@@ -186,32 +205,39 @@ class Agents:
         return logp, entropy
 
 
-def evaluate_win_rates(args, agents: Agents, initial: Agents, bouts: int, seed: int) -> tuple[float, float]:
-    """Win rate of the deterministic policy (agent_0) against random actions and against the initial policy."""
-    rates = []
-    for opponent in ("random", "initial"):
-        env = MultiAgentVectorEnv(args.env_id, bouts, num_threads=args.env_threads, **{**args.env_kwargs, "shaping_weight": 0.0})
-        obs, _ = env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        wins, done = np.zeros(bouts, bool), np.zeros(bouts, bool)
-        low, high = env.action_spaces["agent_1"].low, env.action_spaces["agent_1"].high
-        while not done.all():
-            with torch.no_grad():
-                mine, _ = agents.act(torch.as_tensor(agents.normalise(obs, False)), deterministic=True)
-                if opponent == "initial":
-                    theirs, _ = initial.act(torch.as_tensor(initial.normalise(obs, False)), deterministic=True)
-                    theirs = theirs[:, 1].numpy()
-                else:
-                    theirs = rng.uniform(low, high, (bouts, len(low)))
-            actions = mine.numpy().copy()
-            actions[:, 1] = theirs
-            obs, _, terminated, truncated, infos = env.step(np.clip(actions, -1, 1).astype(np.float32))
-            ended = (terminated | truncated).all(1) & ~done
-            wins |= ended & (infos["winner"][:, 0] > 0)
-            done |= ended
-        rates.append(float(wins.mean()))
-        env.close()
-    return rates[0], rates[1]
+def evaluate_win_rate(args, agents: Agents, initial: Agents, opponent: str, bouts: int, seed: int,
+                      ring_radius_scale: float = 1.0) -> float:
+    """Win rate of the deterministic policy (agent_0) against "random" actions or the "initial" policy."""
+    kwargs = {**args.env_kwargs, "shaping_weight": 0.0}
+    if ring_radius_scale != 1.0:
+        kwargs["ring_radius_scale"] = ring_radius_scale
+    env = MultiAgentVectorEnv(args.env_id, bouts, num_threads=args.env_threads, **kwargs)
+    obs, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    wins, done = np.zeros(bouts, bool), np.zeros(bouts, bool)
+    low, high = env.action_spaces["agent_1"].low, env.action_spaces["agent_1"].high
+    while not done.all():
+        with torch.no_grad():
+            mine, _ = agents.act(torch.as_tensor(agents.normalise(obs, False)), deterministic=True)
+            if opponent == "initial":
+                theirs, _ = initial.act(torch.as_tensor(initial.normalise(obs, False)), deterministic=True)
+                theirs = theirs[:, 1].numpy()
+            else:
+                theirs = rng.uniform(low, high, (bouts, len(low)))
+        actions = mine.numpy().copy()
+        actions[:, 1] = theirs
+        obs, _, terminated, truncated, infos = env.step(np.clip(actions, -1, 1).astype(np.float32))
+        ended = (terminated | truncated).all(1) & ~done
+        wins |= ended & (infos["winner"][:, 0] > 0)
+        done |= ended
+    env.close()
+    return float(wins.mean())
+
+
+def ring_radius_scale(args, global_step: int) -> float:
+    """The curriculum's ring scale at global_step: --ring-curriculum, widening linearly to 1."""
+    progress = min(1.0, global_step / (args.curriculum_fraction * args.total_timesteps))
+    return args.ring_curriculum + (1.0 - args.ring_curriculum) * progress
 
 
 def main(argv=None) -> None:
@@ -239,13 +265,15 @@ def main(argv=None) -> None:
     eval_path = args.out.replace(".csv", "_eval.csv")
     if args.self_play:
         evals = csv.writer(open(eval_path, "w", newline="", buffering=1))
-        evals.writerow(["global_step", "win_rate_vs_random", "win_rate_vs_initial"])
+        evals.writerow(["global_step", "ring_radius_scale", "win_rate_vs_random", "win_rate_vs_initial",
+                        "win_rate_vs_initial_curriculum_ring"])
 
     obs, _ = env.reset(seed=args.seed)
     state = env.state()
     ret_norm_var, ret_running = np.ones(A), np.zeros((W, A))  # reward scaling by the discounted return's std
     episode_return, episode_length = np.zeros(W), np.zeros(W, int)
     start, global_step, next_log, next_eval = time.time(), 0, args.log_every, 0
+    scale = args.ring_curriculum  # the rings' scale (the curriculum's, else 1)
     recent: list[float] = []
 
     for iteration in range(args.num_iterations):
@@ -254,10 +282,21 @@ def main(argv=None) -> None:
         opponent = None  # a frozen snapshot playing agent_1 in the pooled worlds (self-play only)
         if args.self_play:
             env.shaping_weight = max(0.0, 1.0 - global_step / (args.anneal_fraction * args.total_timesteps))
+            if args.widen_at is None:
+                scale = ring_radius_scale(args, global_step)
+            if args.ring_curriculum != 1.0:
+                env.set_knob("ring_radius_scale", scale)
             if global_step >= next_eval:
-                vs_random, vs_initial = evaluate_win_rates(args, agents, initial, args.eval_bouts, 10_000 + iteration)
-                evals.writerow([global_step, vs_random, vs_initial])
-                print(f"step {global_step}: win rate vs random {vs_random:.2f}, vs initial policy {vs_initial:.2f}", flush=True)
+                seed = 10_000 + iteration
+                vs_random = evaluate_win_rate(args, agents, initial, "random", args.eval_bouts, seed)
+                vs_initial = evaluate_win_rate(args, agents, initial, "initial", args.eval_bouts, seed)
+                vs_initial_now = (vs_initial if scale == 1.0 else
+                                  evaluate_win_rate(args, agents, initial, "initial", args.eval_bouts, seed, scale))
+                evals.writerow([global_step, round(scale, 4), vs_random, vs_initial, vs_initial_now])
+                print(f"step {global_step}: win rate vs random {vs_random:.2f}, vs initial policy {vs_initial:.2f} "
+                      f"(in rings of scale {scale:.2f}: {vs_initial_now:.2f})", flush=True)
+                if args.widen_at is not None and vs_initial_now >= args.widen_at:
+                    scale = min(1.0, round(scale + args.widen_step, 6))
                 next_eval += args.eval_every
             if pooled and global_step >= next_snapshot:
                 pool.append(copy.deepcopy(agents))

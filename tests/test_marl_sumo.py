@@ -158,3 +158,25 @@ def test_approach_and_push_shaping_are_off_by_default_and_measure_the_torsos():
     for i, agent in enumerate(("agent_0", "agent_1")):
         assert infos[agent]["reward_approach"] == pytest.approx(-2.0 * gap, rel=1e-4)
         assert infos[agent]["reward_push"] == pytest.approx(3.0 * np.linalg.norm(torso[1 - i]), rel=1e-4)
+
+
+def test_the_ring_radius_scale_knob_scales_the_rings_of_later_resets_within_its_bounds():
+    env = sumo_ants()
+    assert env.knobs == {"shaping_weight": 1.0, "ring_radius_scale": 1.0}
+    env.set_knob("ring_radius_scale", 0.5)  # a curriculum's small first rings
+    radii = [env.reset(seed=seed)[1]["agent_0"]["ring_radius"] for seed in range(8)]
+    assert 1.25 <= min(radii) and max(radii) <= 2.25 and np.ptp(radii) > 0.25
+    obs, infos = env.reset(seed=0)
+    assert obs["agent_0"][105 + 14] == infos["agent_0"]["ring_radius"]  # observed as drawn
+    # A robot 1.15 m from the centre is outside a ring of 2.5 * 0.45: the bound keeps starts inside.
+    (name, initial, low, high), = [k for k in env.task.knobs if k[0] == "ring_radius_scale"]
+    assert initial == 1.0 and low == pytest.approx(1.15 / 2.5) and high == np.inf
+    with pytest.raises(ValueError, match=r"ring_radius_scale must be a finite value in \[0.46"):
+        env.set_knob("ring_radius_scale", 0.45)
+    with pytest.raises(ValueError, match="ring_radius_scale must be a finite value"):
+        env.set_knob("ring_radius_scale", float("nan"))
+    with pytest.raises(KeyError, match="has no knob 'ring_size'"):
+        env.set_knob("ring_size", 1.0)
+    with pytest.raises(ValueError, match="ring_radius_scale must be a finite value"):
+        sumo_ants(ring_radius_scale=0.1)
+    assert env.knobs["ring_radius_scale"] == 0.5  # a refused value changes nothing

@@ -7,7 +7,10 @@ import numpy as np
 import pytest
 
 import joltgym  # noqa: F401
+from joltgym.marl.tasks import MULTI_AGENT_TASKS
 from joltgym.marl.vector import MultiAgentVectorEnv
+
+IDS = [spec.env_id for spec in MULTI_AGENT_TASKS.values()]
 
 
 def rollout(env_id: str, threads: int, steps: int = 60, **kwargs) -> list[np.ndarray]:
@@ -23,11 +26,12 @@ def rollout(env_id: str, threads: int, steps: int = 60, **kwargs) -> list[np.nda
     return out
 
 
-@pytest.mark.parametrize("env_id", ["joltgym/MaHopper-v0", "joltgym/SumoAnts-v0"])
+@pytest.mark.parametrize("env_id", IDS)
 def test_results_do_not_depend_on_the_thread_count(env_id):
-    one, two = rollout(env_id, 1), rollout(env_id, 2)
-    for a, b in zip(one, two):
+    one, two, three = rollout(env_id, 1), rollout(env_id, 2), rollout(env_id, 3)
+    for a, b, c in zip(one, two, three):
         np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, c)
 
 
 def test_shapes_and_next_step_autoreset():

@@ -114,3 +114,16 @@ def test_bad_world_arguments():
         _native.World([ant, humanoid])
     with pytest.raises(ValueError, match="one control array per robot"):
         _native.World([ant, ant]).step([np.zeros(8)])
+
+
+def test_only_bodies_that_may_touch_something_through_jolt_enter_the_broad_phase():
+    # Soft floor contacts are our own rows and these robots never self-collide (v5's contype 1,
+    # conaffinity 0): Jolt's pair search would only find pairs for the group filter to reject.
+    for task in ("HalfCheetah", "Walker2d", "Ant", "Reacher"):
+        assert not any(_native.World(native_model(task).native).robots[0].colliding_bodies), task
+    # Hopper-v5's and Humanoid-v5's links collide with each other (not parent with child).
+    for task in ("Hopper", "Humanoid"):
+        assert all(_native.World(native_model(task).native).robots[0].colliding_bodies), task
+    # Two Ants that may touch: every body looks for the other ant's.
+    assert all(all(r.colliding_bodies) for r in drop_ant_on_ant("always", steps=1).robots)
+    assert not any(any(r.colliding_bodies) for r in drop_ant_on_ant("none", steps=1).robots)

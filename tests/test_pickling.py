@@ -97,11 +97,22 @@ def test_parallel_env_round_trip_runs_the_same_episode(env_id):
     assert not copy.agents
 
 
+@pytest.mark.parametrize("dumps", list(DUMPS))
+def test_parallel_env_round_trip_keeps_its_knobs(dumps):
+    env = pettingzoo.make("parallel", "joltgym/SumoAnts-v0").unwrapped
+    env.shaping_weight = 0.25
+    env.set_knob("ring_radius_scale", 0.75)
+    copy = pickle.loads(DUMPS[dumps](env))
+    assert copy.knobs == {"shaping_weight": 0.25, "ring_radius_scale": 0.75}
+    assert copy.reset(seed=3)[1]["agent_0"]["ring_radius"] == env.reset(seed=3)[1]["agent_0"]["ring_radius"]
+
+
 def test_multi_agent_vector_env_round_trip_keeps_its_knobs_and_episodes():
     env = MultiAgentVectorEnv("joltgym/SumoAnts-v0", 2, num_threads=1)
     env.shaping_weight = 0.25  # annealed by a training loop: part of what a copy must carry
+    env.set_knob("ring_radius_scale", 0.75)
     copy = pickle.loads(pickle.dumps(env))
-    assert copy.shaping_weight == 0.25
+    assert copy.knobs == {"shaping_weight": 0.25, "ring_radius_scale": 0.75}
     a, _ = env.reset(seed=1)
     b, _ = copy.reset(seed=1)
     rng = np.random.default_rng(0)

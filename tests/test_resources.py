@@ -116,3 +116,62 @@ def test_ctrl_c_interrupts_a_long_world_step_promptly(tmp_path):
     assert time.monotonic() - start < 30.0
     world.step(np.zeros(3, np.float32))  # the world is usable after the interruption
     assert np.isfinite(world.qpos).all()
+
+
+def _in_forked_child(body) -> int:
+    """Runs body() in a child forked from this process; returns its exit code (77: timed out)."""
+    import time
+
+    pid = os.fork()
+    if pid == 0:  # the child: never return into pytest
+        code = 1
+        try:
+            code = body()
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 60.0
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    return 77
+
+
+@pytest.mark.parametrize("kind", ["vector", "multi-agent-vector"])
+def test_a_forked_child_can_drop_an_inherited_pool_and_is_told_it_cannot_step_it(kind):
+    """A child forked after a pool's threads started (multiprocessing's and AsyncVectorEnv's
+    default on Linux) inherits the pool but not its threads. Dropping it used to hang the child
+    forever (a condition variable the threads waited on cannot be destroyed), stepping it to
+    wait forever for workers that are not there."""
+    import gc
+
+    if kind == "vector":
+        env = gym.make_vec("joltgym/Hopper-v0", num_envs=4, num_threads=2)
+        actions = np.zeros((4, 3), np.float32)
+    else:
+        env = MultiAgentVectorEnv("joltgym/SumoAnts-v0", 4, num_threads=2)
+        actions = np.zeros((4, 2, 8), np.float32)
+    env.reset(seed=0)
+    env.step(actions)
+
+    def child() -> int:
+        try:
+            env.step(actions)
+            return 2  # stepped with workers it does not have
+        except RuntimeError as error:
+            if "forked" not in str(error) or "create the env in this process" not in str(error):
+                return 3
+        fresh = gym.make_vec("joltgym/Hopper-v0", num_envs=4, num_threads=2)  # its own threads work
+        fresh.reset(seed=0)
+        fresh.step(np.zeros((4, 3), np.float32))
+        fresh.close()
+        env.close()
+        gc.collect()
+        return 0
+
+    assert _in_forked_child(child) == 0
+    env.step(actions)  # the parent's pool is untouched
+    env.close()

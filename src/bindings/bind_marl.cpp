@@ -99,9 +99,9 @@ void BindMarl(py::module_& m) {
       .def_property_readonly("num_robots", [](const MultiAgentTask& t) { return int(t.robots().size()); })
       .def_property_readonly("knobs", [](const MultiAgentTask& t) {
         py::list out;
-        for (const Knob& k : t.knobs()) out.append(py::make_tuple(k.name, k.initial));
+        for (const Knob& k : t.knobs()) out.append(py::make_tuple(k.name, k.initial, k.min, k.max));
         return out;
-      }, "(name, initial value) of each runtime knob (e.g. the shaping reward's weight).")
+      }, "(name, initial value, min, max) of each runtime knob (e.g. the shaping reward's weight).")
       .def_property_readonly("info_layout", [](const MultiAgentTask& t) {
         py::list out;
         for (const InfoLayout::Key& k : t.info_layout().keys())
@@ -214,7 +214,7 @@ void BindMarl(py::module_& m) {
           [](PyMultiAgentEnv& self, int index, float value) {
             std::lock_guard<std::mutex> lock(self.mutex);
             if (index < 0 || index >= int(self.env.task().knobs().size())) throw py::index_error("no such knob");
-            if (!std::isfinite(value)) throw py::value_error("a knob's value must be finite");
+            CheckKnobValue(self.env.task().knobs()[size_t(index)], value);
             self.env.SetKnob(index, value);
           },
           py::arg("index"), py::arg("value"))
@@ -255,7 +255,7 @@ void BindMarl(py::module_& m) {
       .def_property_readonly("num_threads", &MultiAgentPool::num_threads)
       .def("set_knob", [](MultiAgentPool& self, int index, float value) {
              if (index < 0 || index >= int(self.task().knobs().size())) throw py::index_error("no such knob");
-             if (!std::isfinite(value)) throw py::value_error("a knob's value must be finite");
+             CheckKnobValue(self.task().knobs()[size_t(index)], value);
              self.SetKnob(index, value);
            }, py::arg("index"), py::arg("value"))
       .def(

@@ -5,6 +5,7 @@
 #include "bindings/bindings.h"
 #include "bindings/render_frame.h"
 #include "bindings/world_arrays.h"
+#include "physics/jolt_runtime.h"
 
 #include <pybind11/stl.h>
 
@@ -149,7 +150,18 @@ void BindWorld(py::module_& m) {
           const JPH::RVec3 o = rb.origin();
           return py::make_tuple(float(o.GetX()), float(o.GetY()), float(o.GetZ()));
         });
-      });
+      })
+      .def_property_readonly(
+          "colliding_bodies",
+          [](PyRobot& r) {
+            return r.WithRobot([](Robot& rb) {
+              py::list out;
+              for (int i = 0; i < rb.num_bodies(); ++i) out.append(rb.body(i).GetObjectLayer() != layers::kInert);
+              return out;
+            });
+          },
+          "Per body: whether Jolt's broad phase looks for its contacts (False: no rule lets it touch "
+          "anything through Jolt, e.g. a body whose only contacts are soft floor rows).");
   DefineWorldViews(robot, [](PyRobot& r, auto&& f) { return r.WithRobot(f); });
 }
 

@@ -1,7 +1,9 @@
 #include "marl/multi_agent_task.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 namespace joltgym {
@@ -32,6 +34,14 @@ void MultiAgentTask::InitWorkspace(MultiAgentWorkspace& ws) const {
     ws.robots[r].qpos.assign(size_t(m.nq()), 0.0f);
     ws.robots[r].qvel.assign(size_t(m.nv()), 0.0f);
     ws.robots[r].contact_forces.assign(size_t(m.desc().mj_nbody) * 6, 0.0f);
+  }
+}
+
+void CheckKnobValue(const Knob& knob, float value) {
+  if (!std::isfinite(value) || value < knob.min || value > knob.max) {
+    std::ostringstream message;
+    message << knob.name << " must be a finite value in [" << knob.min << ", " << knob.max << "], got " << value;
+    throw std::invalid_argument(message.str());
   }
 }
 

@@ -11,6 +11,7 @@
 #include "tasks/task_layout.h"
 #include "tasks/task_registry.h"
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -34,11 +35,16 @@ struct MultiAgentWorkspace {
 };
 
 // A value a running world's task reads every step and training code may change between
-// steps (e.g. the weight of shaping rewards, annealed over training).
+// steps (e.g. the weight of shaping rewards, annealed over training), within [min, max].
 struct Knob {
   std::string name;
   float initial = 0.0f;
+  float min = -std::numeric_limits<float>::infinity();
+  float max = std::numeric_limits<float>::infinity();
 };
+
+// Throws std::invalid_argument naming the knob unless `value` is finite and within its bounds.
+void CheckKnobValue(const Knob& knob, float value);
 
 // A circle on the floor that shows the task's arena (a sumo ring, a goal): drawn, never
 // simulated. Coordinates are the world's.

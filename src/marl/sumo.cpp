@@ -17,6 +17,7 @@ namespace {
 constexpr int kArenaObs = 18;  // see sumo.h: xy 2, opponent 3 + 3 + 3 + 3, radius 1, edges 2, time 1
 // The episode's values in MultiAgentWorkspace::values.
 enum Value { kRingRadius = 0, kTouched, kElapsed, kValues };
+enum KnobIndex { kShapingWeight = 0, kRingRadiusScale };
 
 // A free-rooted robot's torso pose and velocity from its qpos and qvel.
 struct Torso {
@@ -63,7 +64,11 @@ SumoTask::SumoTask(const std::vector<ModelPtr>& models, const SumoParams& params
   state_dim_ = 2 * (model->nq() + model->nv()) + 3;
   robots_ = {RobotPlacement{model}, RobotPlacement{model}};
   rule_ = CollisionRule(2, RobotContact::kAlways);  // v5's Ant never collides with itself: contype 1, conaffinity 0
-  knobs_ = {Knob{"shaping_weight", params.shaping_weight}};
+  // The smallest scale still puts every drawn ring beyond the start positions.
+  const float min_scale = std::nextafter(params.start_distance / params.ring_radius_range[0], 1e30f);
+  knobs_ = {Knob{"shaping_weight", params.shaping_weight},
+            Knob{"ring_radius_scale", params.ring_radius_scale, min_scale}};
+  for (const Knob& knob : knobs_) CheckKnobValue(knob, knob.initial);
   winner_ = info_.Add("winner");
   lost_ = info_.Add("lost");
   draw_ = info_.Add("draw");
@@ -86,7 +91,8 @@ void SumoTask::InitWorkspace(MultiAgentWorkspace& ws) const {
 }
 
 void SumoTask::Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const {
-  const float radius = rng.Uniform(params_.ring_radius_range[0], params_.ring_radius_range[1]);
+  const float radius =
+      ws.knobs[kRingRadiusScale] * rng.Uniform(params_.ring_radius_range[0], params_.ring_radius_range[1]);
   ws.values[kRingRadius] = radius;
   ws.values[kTouched] = 0.0f;
   ws.values[kElapsed] = 0.0f;
@@ -176,7 +182,7 @@ void SumoTask::Score(World& world, const float* actions, int elapsed, MultiAgent
   const bool decided = lost[0] || lost[1];
   const bool draw = !decided && elapsed >= params_.max_steps;
   const int width = max_act_dim();
-  const float shaping_weight = ws.knobs[0];
+  const float shaping_weight = ws.knobs[kShapingWeight];
   for (int i = 0; i < 2; ++i) {
     const bool winner = decided && !lost[i] && (touched || !params_.win_needs_contact);
     const float sparse = !decided ? (draw ? params_.draw_reward : 0.0f)

@@ -2,7 +2,9 @@
 // below `fallen_z` or leaves the ring (torso farther than the radius from the centre); the
 // other wins only if the two touched during the episode (as OpenAI's multiagent-competition);
 // at the time limit both draw. Every step also pays documented shaping terms, weighted by a
-// weight that training code can anneal while it runs (the "shaping_weight" knob).
+// weight that training code can anneal while it runs (the "shaping_weight" knob). The
+// "ring_radius_scale" knob scales the ring drawn at each reset, for a curriculum that starts
+// with small rings (a short push wins) and widens them.
 //
 // Each agent observes its robot's Gymnasium v5 observation (Ant-v5's or Humanoid-v5's), then
 // the arena: its torso's xy, the opponent's torso position and velocity relative to it and
@@ -21,6 +23,7 @@ namespace joltgym {
 // The rules and rewards of a sumo bout; SumoAntsParams and SumoHumanoidsParams give each robot's defaults.
 struct SumoParams {
   Range ring_radius_range{2.5f, 4.5f};  // drawn uniformly at every reset
+  float ring_radius_scale = 1.0f;       // the drawn radius times this (the knob's value at the start)
   float start_distance = 1.15f;         // each torso's distance from the centre at the start
   float fallen_z = 0.3f;                // torso height below which a robot has fallen
   int max_steps = 500;                  // the bout's length: a draw after it
@@ -43,6 +46,7 @@ struct SumoParams {
   template <class Visit>
   void VisitFields(Visit&& visit) {
     visit("ring_radius_range", ring_radius_range);
+    visit("ring_radius_scale", ring_radius_scale);
     visit("start_distance", start_distance);
     visit("fallen_z", fallen_z);
     visit("max_steps", max_steps);

@@ -10,25 +10,28 @@ namespace {
 
 const JPH::BroadPhaseLayer kStaticBP(0);
 const JPH::BroadPhaseLayer kMovingBP(1);
+const JPH::BroadPhaseLayer kInertBP(2);  // its own tree, so moving bodies' queries never visit it
 
-class TwoLayerBroadPhase final : public JPH::BroadPhaseLayerInterface {
+class ThreeLayerBroadPhase final : public JPH::BroadPhaseLayerInterface {
  public:
-  JPH::uint GetNumBroadPhaseLayers() const override { return 2; }
+  JPH::uint GetNumBroadPhaseLayers() const override { return 3; }
   JPH::BroadPhaseLayer GetBroadPhaseLayer(JPH::ObjectLayer layer) const override {
-    return layer == layers::kStatic ? kStaticBP : kMovingBP;
+    return layer == layers::kStatic ? kStaticBP : layer == layers::kInert ? kInertBP : kMovingBP;
   }
 };
 
-class MovingCollidesWithAll final : public JPH::ObjectVsBroadPhaseLayerFilter {
+class MovingCollidesWithAllButInert final : public JPH::ObjectVsBroadPhaseLayerFilter {
  public:
   bool ShouldCollide(JPH::ObjectLayer layer, JPH::BroadPhaseLayer bp) const override {
+    if (layer == layers::kInert || bp == kInertBP) return false;
     return layer == layers::kMoving || bp == kMovingBP;
   }
 };
 
-class StaticNeverMeetsStatic final : public JPH::ObjectLayerPairFilter {
+class OneSideMovingNeitherInert final : public JPH::ObjectLayerPairFilter {
  public:
   bool ShouldCollide(JPH::ObjectLayer a, JPH::ObjectLayer b) const override {
+    if (a == layers::kInert || b == layers::kInert) return false;
     return a == layers::kMoving || b == layers::kMoving;
   }
 };
@@ -45,17 +48,17 @@ void EnsureJoltRuntime() {
 }
 
 const JPH::BroadPhaseLayerInterface& BroadPhaseLayers() {
-  static const TwoLayerBroadPhase instance;
+  static const ThreeLayerBroadPhase instance;
   return instance;
 }
 
 const JPH::ObjectVsBroadPhaseLayerFilter& ObjectVsBroadPhaseFilter() {
-  static const MovingCollidesWithAll instance;
+  static const MovingCollidesWithAllButInert instance;
   return instance;
 }
 
 const JPH::ObjectLayerPairFilter& ObjectLayerPairs() {
-  static const StaticNeverMeetsStatic instance;
+  static const OneSideMovingNeitherInert instance;
   return instance;
 }
 

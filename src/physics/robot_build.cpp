@@ -57,7 +57,8 @@ void Robot::CreateBodies() {
   const JPH::BodyLockInterfaceNoLock& locks = system.GetBodyLockInterfaceNoLock();
   for (size_t i = 0; i < m.bodies().size(); ++i) {
     const CompiledBody& b = m.bodies()[i];
-    JPH::BodyCreationSettings settings(b.shape, origin_ + b.pos0, b.rot0, JPH::EMotionType::Dynamic, layers::kMoving);
+    const JPH::ObjectLayer layer = world_->inert_bodies_[size_t(index_)][i] ? layers::kInert : layers::kMoving;
+    JPH::BodyCreationSettings settings(b.shape, origin_ + b.pos0, b.rot0, JPH::EMotionType::Dynamic, layer);
     settings.mOverrideMassProperties = JPH::EOverrideMassProperties::MassAndInertiaProvided;
     settings.mMassPropertiesOverride = b.mass;
     settings.mAllowedDOFs = b.allowed_dofs;

@@ -102,7 +102,9 @@ void World::Build(const std::vector<RobotPlacement>& robots, const CollisionRule
   system_.SetGravity(JPH::Vec3(g[0], g[1], g[2]));
   system_.SetCombineFriction(CombineFriction);
   system_.SetCombineRestitution(MaxRestitution);
-  collision_filter_ = new WorldCollisionFilter(models, robots.front().model, rule);
+  auto* filter = new WorldCollisionFilter(models, robots.front().model, rule);
+  collision_filter_ = filter;
+  inert_bodies_ = filter->InertBodies();
 
   CreateScene(scene);
   for (size_t i = 0; i < robots.size(); ++i)

@@ -99,6 +99,7 @@ class World {
   std::unique_ptr<TouchListener> touch_listener_;
   std::vector<unsigned char> touched_;  // robots x robots
   JPH::Ref<JPH::GroupFilter> collision_filter_;
+  std::vector<std::vector<bool>> inert_bodies_;  // per robot and body: in layers::kInert
   ModelPtr scene_;  // the model whose static geoms and solver settings the world takes
   std::vector<std::unique_ptr<Robot>> robots_;
   // (robot, body) of each Jolt body by BodyID index; robot -1 for the scene.

@@ -38,4 +38,23 @@ bool WorldCollisionFilter::CanCollide(const JPH::CollisionGroup& g1, const JPH::
   return BitmasksMeet(robots_[r1]->collision_bits(int(e1)), robots_[r2]->collision_bits(int(e2)));
 }
 
+std::vector<std::vector<bool>> WorldCollisionFilter::InertBodies() const {
+  std::vector<JPH::CollisionGroup> everything;
+  for (const CompiledStaticGeom& s : scene_->static_geoms())
+    everything.emplace_back(nullptr, kSceneGroup, JPH::uint32(s.collision_entry));
+  for (int r = 0; r < n_; ++r)
+    for (const CompiledBody& b : robots_[size_t(r)]->bodies())
+      everything.emplace_back(nullptr, JPH::uint32(r), JPH::uint32(b.collision_entry));
+  std::vector<std::vector<bool>> inert(static_cast<size_t>(n_));
+  size_t self = scene_->static_geoms().size();
+  for (int r = 0; r < n_; ++r)
+    for (size_t b = 0; b < robots_[size_t(r)]->bodies().size(); ++b, ++self) {
+      bool touches = false;
+      for (size_t other = 0; other < everything.size() && !touches; ++other)
+        touches = other != self && CanCollide(everything[self], everything[other]);
+      inert[size_t(r)].push_back(!touches);
+    }
+  return inert;
+}
+
 }  // namespace joltgym

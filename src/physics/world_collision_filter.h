@@ -30,6 +30,10 @@ class WorldCollisionFilter final : public JPH::GroupFilter {
 
   bool CanCollide(const JPH::CollisionGroup& g1, const JPH::CollisionGroup& g2) const override;
 
+  // Per robot, per body: whether the body can touch nothing through Jolt (no other body of
+  // any robot and no static geom of the scene passes CanCollide with it).
+  std::vector<std::vector<bool>> InertBodies() const;
+
  private:
   bool RobotAndScene(JPH::uint32 robot, JPH::uint32 entry, JPH::uint32 scene_entry) const;
 

@@ -1,21 +1,50 @@
 #include "pool/thread_pool.h"
 
+#include <pthread.h>
+
+#include <atomic>
 #include <stdexcept>
 
 namespace joltgym {
+namespace {
 
-ThreadPool::ThreadPool(int num_threads) : num_threads_(num_threads) {
+// How many times this process's ancestry forked since the module loaded: a forked child
+// sees a higher count than the pools it inherited recorded.
+std::atomic<unsigned> g_forks{0};
+
+void CountFork() { g_forks.fetch_add(1, std::memory_order_relaxed); }
+
+unsigned WatchForks() {
+  static const bool registered = pthread_atfork(nullptr, nullptr, CountFork) == 0;
+  (void)registered;
+  return g_forks.load(std::memory_order_relaxed);
+}
+
+}  // namespace
+
+ThreadPool::ThreadPool(int num_threads)
+    : num_threads_(num_threads), forks_at_start_(WatchForks()), sync_(std::make_unique<Sync>()) {
   if (num_threads < 1) throw std::invalid_argument("num_threads must be >= 1");
   threads_.reserve(size_t(num_threads - 1));
   for (int w = 1; w < num_threads; ++w) threads_.emplace_back(&ThreadPool::WorkerLoop, this, w);
 }
 
+bool ThreadPool::LostWorkers() const {
+  return !threads_.empty() && g_forks.load(std::memory_order_relaxed) != forks_at_start_;
+}
+
 ThreadPool::~ThreadPool() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
+  if (LostWorkers()) {
+    // Neither the threads nor their waits exist in this process: never join or destroy them.
+    new std::vector<std::thread>(std::move(threads_));
+    sync_.release();
+    return;
   }
-  start_.notify_all();
+  {
+    std::lock_guard<std::mutex> lock(sync_->mutex);
+    sync_->stopping = true;
+  }
+  sync_->start.notify_all();
   for (std::thread& t : threads_) t.join();
 }
 
@@ -24,36 +53,42 @@ void ThreadPool::Run(Job job, void* context) {
     job(context, 0);
     return;
   }
+  if (LostWorkers())
+    throw std::runtime_error(
+        "this env's worker threads belong to the process it was created in, and this process was forked from "
+        "that one after they started; create the env in this process (or pickle it: pickling rebuilds it)");
+  Sync& s = *sync_;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    job_ = job;
-    context_ = context;
-    pending_ = int(threads_.size());
-    ++generation_;
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.job = job;
+    s.context = context;
+    s.pending = int(threads_.size());
+    ++s.generation;
   }
-  start_.notify_all();
+  s.start.notify_all();
   job(context, 0);
-  std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [this] { return pending_ == 0; });
+  std::unique_lock<std::mutex> lock(s.mutex);
+  s.done.wait(lock, [&s] { return s.pending == 0; });
 }
 
 void ThreadPool::WorkerLoop(int worker) {
+  Sync& s = *sync_;
   std::uint64_t seen = 0;
   for (;;) {
     Job job;
     void* context;
     {
-      std::unique_lock<std::mutex> lock(mutex_);
-      start_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-      if (stopping_) return;
-      seen = generation_;
-      job = job_;
-      context = context_;
+      std::unique_lock<std::mutex> lock(s.mutex);
+      s.start.wait(lock, [&] { return s.stopping || s.generation != seen; });
+      if (s.stopping) return;
+      seen = s.generation;
+      job = s.job;
+      context = s.context;
     }
     job(context, worker);
     {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (--pending_ == 0) done_.notify_one();
+      std::lock_guard<std::mutex> lock(s.mutex);
+      if (--s.pending == 0) s.done.notify_one();
     }
   }
 }

@@ -1,10 +1,17 @@
 // Persistent worker threads for stepping many worlds: created once, joined at
 // destruction, woken per batch. The calling thread takes part as worker 0, so a
 // pool of one thread runs everything inline.
+//
+// Fork-safe: a process forked from the one that made the pool (multiprocessing's and
+// Gymnasium's AsyncVectorEnv's default on Linux) inherits the pool's memory but not its
+// worker threads. There Run throws, and destruction leaks the threads' handles and the
+// mutex and condition variables they were waiting on, which could not be destroyed or
+// joined (a condition variable with waiters at the fork blocks its destruction forever).
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -22,22 +29,30 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int num_threads() const { return num_threads_; }
-  // Runs job(context, w) for every worker w and returns when all are done.
+  // Runs job(context, w) for every worker w and returns when all are done. Throws
+  // std::runtime_error in a process forked after the pool's worker threads started.
   void Run(Job job, void* context);
+  // Whether this process was forked after the pool started its worker threads.
+  bool LostWorkers() const;
 
  private:
+  struct Sync {
+    std::mutex mutex;
+    std::condition_variable start;
+    std::condition_variable done;
+    Job job = nullptr;
+    void* context = nullptr;
+    std::uint64_t generation = 0;
+    int pending = 0;
+    bool stopping = false;
+  };
+
   void WorkerLoop(int worker);
 
   int num_threads_;
+  unsigned forks_at_start_;  // the process's fork count when the workers started
   std::vector<std::thread> threads_;
-  std::mutex mutex_;
-  std::condition_variable start_;
-  std::condition_variable done_;
-  Job job_ = nullptr;
-  void* context_ = nullptr;
-  std::uint64_t generation_ = 0;
-  int pending_ = 0;
-  bool stopping_ = false;
+  std::unique_ptr<Sync> sync_;
 };
 
 }  // namespace joltgym

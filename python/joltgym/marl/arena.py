@@ -56,14 +56,13 @@ class ArenaEnv(JoltParallelEnv):
             camera=camera_settings(self.models[0], camera_id, camera_name, default_camera_config),
             pickle_kwargs=pickle_kwargs,
         )
-        self._knobs = {name: i for i, (name, _) in enumerate(native.knobs)}
 
     @property
     def shaping_weight(self) -> float:
         """The weight of the shaping rewards (reward = sparse + shaping_weight * shaping); set it
         to anneal from dense to sparse rewards while training."""
-        return self._env.knob(self._knobs["shaping_weight"])
+        return self.knobs["shaping_weight"]
 
     @shaping_weight.setter
     def shaping_weight(self, value: float) -> None:
-        self._env.set_knob(self._knobs["shaping_weight"], float(value))
+        self.set_knob("shaping_weight", value)

@@ -89,6 +89,27 @@ class JoltParallelEnv(ParallelEnv, EzPickle):
         self._state = np.zeros(task.state_dim, np.float32)
         self._np_random: np.random.Generator | None = None
         self._episode_seeds = EpisodeSeeds()
+        self._knob_index = {knob[0]: i for i, knob in enumerate(task.knobs)}
+
+    @property
+    def knobs(self) -> dict[str, float]:
+        """The task's runtime knobs and their values now (e.g. sumo's ``shaping_weight`` and
+        ``ring_radius_scale``); ``set_knob`` changes one while the env runs."""
+        return {name: self._env.knob(i) for name, i in self._knob_index.items()}
+
+    def set_knob(self, name: str, value: float) -> None:
+        """Sets knob `name` (see ``knobs``; bounds in ``task.knobs``); it keeps its value across resets."""
+        if name not in self._knob_index:
+            raise KeyError(f"{self.metadata['name']} has no knob {name!r}; knobs: {sorted(self._knob_index)}")
+        self._env.set_knob(self._knob_index[name], float(value))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**EzPickle.__getstate__(self), "knobs": self.knobs}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        EzPickle.__setstate__(self, state)
+        for name, value in state.get("knobs", {}).items():
+            self.set_knob(name, value)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]

@@ -52,7 +52,7 @@ class MultiAgentVectorEnv:
         self.num_envs = int(num_envs)
         self.copy = copy
         self.max_cycles = prototype.max_cycles
-        self._knobs = {name: (i, value) for i, (name, value) in enumerate(self.task.knobs)}
+        self._knobs = {knob[0]: (i, knob[1]) for i, knob in enumerate(self.task.knobs)}
         threads = int(num_threads or min(16, os.cpu_count() or 1))
         entropy = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         self._pool = _native.MultiAgentPool(
@@ -117,17 +117,24 @@ class MultiAgentVectorEnv:
 
     @shaping_weight.setter
     def shaping_weight(self, value: float) -> None:
-        self._set_knob("shaping_weight", value)
+        self.set_knob("shaping_weight", value)
 
-    def _knob(self, name: str) -> tuple[int, float]:
-        if name not in self._knobs:
-            raise AttributeError(f"{self.env_id} has no {name}")
-        return self._knobs[name]
+    @property
+    def knobs(self) -> dict[str, float]:
+        """The task's runtime knobs and their values in every world (e.g. sumo's ``shaping_weight``
+        and ``ring_radius_scale``)."""
+        return {name: value for name, (_, value) in self._knobs.items()}
 
-    def _set_knob(self, name: str, value: float) -> None:
+    def set_knob(self, name: str, value: float) -> None:
+        """Sets knob `name` in every world (bounds in ``task.knobs``); it keeps its value across resets."""
         index, _ = self._knob(name)
         self._pool.set_knob(index, float(value))
         self._knobs[name] = (index, float(value))
+
+    def _knob(self, name: str) -> tuple[int, float]:
+        if name not in self._knobs:
+            raise AttributeError(f"{self.env_id} has no knob {name!r}; knobs: {sorted(self._knobs)}")
+        return self._knobs[name]
 
     def to_dicts(self, obs: np.ndarray, world: int) -> dict[str, np.ndarray]:
         """One world's observations as PettingZoo's dict, each agent's unpadded."""
@@ -140,7 +147,7 @@ class MultiAgentVectorEnv:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(**state["init_arguments"])
         for name, value in state["knobs"].items():
-            self._set_knob(name, value)
+            self.set_knob(name, value)
         if state["closed"]:
             self.close()
 

@@ -1,0 +1,125 @@
+"""Where a task's env step spends its time: instructions per env step by stage (callgrind).
+
+    python benchmarks/profile_step.py HalfCheetah [--solver substeps=1] [--top 12]
+
+Runs ``run_bare_loop`` (4 envs, the plain C++ loop, random actions) under valgrind's callgrind,
+counting only inside ``EnvInstance::Step``/``Reset`` (start-up and Python excluded), and sums each
+function's own instructions into stages by its name: our joint rows, contact detection, contact
+solving, Jolt's per-Update bookkeeping, integration, the task (observation, reward, actuation),
+memory. Instruction counts do not depend on the machine's load, so before/after comparisons hold
+on a shared machine; they are a proxy for time (cache misses and vector width are not in them).
+Needs valgrind (``apt install valgrind``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+NUM_ENVS = 4
+
+# First match wins; matched against the demangled "file:function" callgrind reports.
+STAGES = [
+    ("joint rows (ours)", r"joltgym::(PlanarPointConstraint|JointAxisConstraint|OwnConstraint|FreeJoint|Gimbal)"),
+    ("joint rows (Jolt)", r"JPH::(PointConstraint|HingeConstraint|SixDOFConstraint|SwingTwist|RotationEuler|"
+                          r"AxisConstraintPart|PointConstraintPart|AngleConstraintPart|DualAxisConstraintPart)"),
+    ("contacts: solve", r"joltgym::SoftContact|JPH::ContactConstraintManager::(Solve|WarmStart|SetupVelocity|"
+                        r"StoreApplied|sDetermineFrictionAndRestitution)"),
+    ("contacts: detection", r"JPH::(NarrowPhase|CollideShape|CollisionDispatch|CollideConvex|QuadTree|BroadPhase|"
+                            r"ContactConstraintManager|ConvexShape|SphereShape|CapsuleShape|BoxShape|"
+                            r"RotatedTranslatedShape|CompoundShape|StaticCompoundShape|PlaneShape|GJK|EPA|"
+                            r"ManifoldBetweenTwoFaces|PruneContactPoints|ClipPoly|ContactListener|"
+                            r"BodyPairHandler|sCollide|ObjectLayer|CollisionGroup|GroupFilter)|"
+                            r"joltgym::(WorldCollisionFilter|TouchListener|ContactReader)"),
+    ("Jolt per-Update bookkeeping", r"JPH::(PhysicsSystem|ConstraintManager|IslandBuilder|LargeIslandSplitter|"
+                                    r"TwoBodyConstraint|JobSystem|PhysicsUpdateContext|Semaphore|Barrier|"
+                                    r"TempAllocator|BodyManager|Body::|MotionProperties|BodyInterface|"
+                                    r"StateRecorder|Constraint::)|std::function|std::_Function"),
+    ("task: observation, reward, actuation", r"joltgym::"),
+    ("memory", r"malloc|free|memcpy|memmove|memset|operator new|operator delete|_int_"),
+]
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("task")
+    p.add_argument("--steps", type=int, default=200, help="env steps per env (4 envs)")
+    p.add_argument("--solver", action="append", default=[], metavar="KEY=VALUE",
+                   help="override one of the task's solver settings, e.g. substeps=1 (repeatable)")
+    p.add_argument("--top", type=int, default=10, help="also list the costliest functions")
+    return p.parse_args(argv)
+
+
+LOOP = """
+import ast, dataclasses, sys
+import joltgym
+from joltgym import _native
+from joltgym.tasks import task_spec
+task, steps, overrides = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+s = task_spec(task)
+solver = dataclasses.replace(s.solver, **{k: ast.literal_eval(v) for k, v in (o.split("=", 1) for o in overrides)})
+model = joltgym.load_model(s.xml_file, solver=solver)
+_native.run_bare_loop(model.native, s.make_task(model), %d, steps, max_episode_steps=1000, seed=0)
+""" % NUM_ENVS
+
+
+def function_costs(task: str, steps: int, overrides: list[str]) -> dict[str, int]:
+    """Each function's own instructions inside EnvInstance::Step and ::Reset."""
+    if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
+        sys.exit("profile_step.py needs valgrind and callgrind_annotate on PATH")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        script = Path(tmp) / "loop.py"
+        script.write_text(LOOP)
+        # The real interpreter, not a shim script that would exec it outside valgrind's view.
+        python = Path(sys.executable).resolve()
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                        "--toggle-collect=joltgym::EnvInstance::Step*", "--toggle-collect=joltgym::EnvInstance::Reset*",
+                        str(python), str(script), task, str(steps), *overrides],
+                       check=True, capture_output=True, text=True)
+        report = subprocess.run(["callgrind_annotate", "--inclusive=no", "--threshold=100", str(out)],
+                                check=True, capture_output=True, text=True).stdout
+    costs: dict[str, int] = {}
+    for line in report.splitlines():
+        m = re.match(r"\s*([\d,]+)\s+\([\s\d.]+%\)\s+(.*)$", line)
+        if m and "PROGRAM TOTALS" not in line:
+            name = re.sub(r" \[[^\]]*\]$", "", m.group(2))  # drop the object file
+            costs[name] = costs.get(name, 0) + int(m.group(1).replace(",", ""))
+    return costs
+
+
+def stage_of(name: str) -> str:
+    function = name.split(":", 1)[1] if name.startswith(("???:", "/", ".")) else name
+    for stage, pattern in STAGES:
+        if re.search(pattern, function):
+            return stage
+    return "other"
+
+
+def main(argv=None) -> None:
+    args = parse_args(argv)
+    costs = function_costs(args.task, args.steps, args.solver)
+    env_steps = NUM_ENVS * args.steps
+    total = sum(costs.values())
+    stages: dict[str, int] = {}
+    for name, cost in costs.items():
+        stages[stage_of(name)] = stages.get(stage_of(name), 0) + cost
+    print(f"{args.task} {' '.join(args.solver)}: {total / env_steps:,.0f} instructions per env step "
+          f"({NUM_ENVS} envs x {args.steps} steps, resets included)")
+    print(f"| stage | instructions / env step | share |\n|---|---|---|")
+    for stage, cost in sorted(stages.items(), key=lambda kv: -kv[1]):
+        print(f"| {stage} | {cost / env_steps:,.0f} | {cost / total:.0%} |")
+    if args.top:
+        print(f"\ncostliest functions (own instructions per env step):")
+        for name, cost in sorted(costs.items(), key=lambda kv: -kv[1])[: args.top]:
+            function = name.split(":", 1)[1] if name.startswith(("???:", "/", ".")) else name
+            print(f"{cost / env_steps:10,.0f}  {function[:110]}")
+
+
+if __name__ == "__main__":
+    main()
