@@ -25,7 +25,11 @@ def main(argv=None) -> None:
     rows = list(csv.DictReader(open(args.eval_csv)))
     steps = np.array([int(r["global_step"]) for r in rows])
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=120)
-    for key, label in (("win_rate_vs_random", "against random actions"), ("win_rate_vs_initial", "against the initial policy")):
+    series = (("win_rate_vs_random", "against random actions"), ("win_rate_vs_initial", "against the initial policy"),
+              ("win_rate_vs_initial_curriculum_ring", "against the initial policy, in the curriculum's rings"))
+    for key, label in series:
+        if key not in rows[0]:
+            continue  # runs without a ring curriculum
         rates = np.array([float(r[key]) for r in rows])
         ax.plot(steps, rates, marker="o", lw=1.5, label=label)
         print(f"{label}: {', '.join(f'{s}:{r:.2f}' for s, r in zip(steps, rates))}")
