@@ -101,14 +101,21 @@ def stage_of(name: str) -> str:
     return "other"
 
 
+def stage_costs(costs: dict[str, int]) -> dict[str, int]:
+    """The functions' costs summed by stage."""
+    stages: dict[str, int] = {}
+    for name, cost in costs.items():
+        stage = stage_of(name)
+        stages[stage] = stages.get(stage, 0) + cost
+    return stages
+
+
 def main(argv=None) -> None:
     args = parse_args(argv)
     costs = function_costs(args.task, args.steps, args.solver)
     env_steps = NUM_ENVS * args.steps
     total = sum(costs.values())
-    stages: dict[str, int] = {}
-    for name, cost in costs.items():
-        stages[stage_of(name)] = stages.get(stage_of(name), 0) + cost
+    stages = stage_costs(costs)
     print(f"{args.task} {' '.join(args.solver)}: {total / env_steps:,.0f} instructions per env step "
           f"({NUM_ENVS} envs x {args.steps} steps, resets included)")
     print(f"| stage | instructions / env step | share |\n|---|---|---|")

@@ -135,10 +135,7 @@ def zero_action_lengths(task: str, seeds: int = 10, limit: int = 1000) -> tuple[
 def profile(task: str) -> dict[str, int] | None:
     import profile_step
 
-    costs = profile_step.function_costs(task, 60, [])
-    stages: dict[str, int] = {}
-    for name, cost in costs.items():
-        stages[profile_step.stage_of(name)] = stages.get(profile_step.stage_of(name), 0) + cost
+    stages = profile_step.stage_costs(profile_step.function_costs(task, 60, []))
     return {stage: cost // (profile_step.NUM_ENVS * 60) for stage, cost in stages.items()}
 
 

@@ -18,6 +18,12 @@
 namespace joltgym::bindings {
 namespace {
 
+// The task's knob `index`; IndexError if it has none.
+const Knob& KnobAt(const MultiAgentTask& task, int index) {
+  if (index < 0 || index >= int(task.knobs().size())) throw py::index_error("no such knob");
+  return task.knobs()[size_t(index)];
+}
+
 // A MultiAgentEnv with its own stepping scratch; its lock serialises calls from several
 // Python threads (reset and step release the GIL).
 struct PyMultiAgentEnv {
@@ -205,7 +211,7 @@ void BindMarl(py::module_& m) {
           "knob",
           [](PyMultiAgentEnv& self, int index) {
             std::lock_guard<std::mutex> lock(self.mutex);
-            if (index < 0 || index >= int(self.env.task().knobs().size())) throw py::index_error("no such knob");
+            KnobAt(self.env.task(), index);
             return self.env.knob(index);
           },
           py::arg("index"))
@@ -213,8 +219,7 @@ void BindMarl(py::module_& m) {
           "set_knob",
           [](PyMultiAgentEnv& self, int index, float value) {
             std::lock_guard<std::mutex> lock(self.mutex);
-            if (index < 0 || index >= int(self.env.task().knobs().size())) throw py::index_error("no such knob");
-            CheckKnobValue(self.env.task().knobs()[size_t(index)], value);
+            CheckKnobValue(KnobAt(self.env.task(), index), value);
             self.env.SetKnob(index, value);
           },
           py::arg("index"), py::arg("value"))
@@ -254,8 +259,7 @@ void BindMarl(py::module_& m) {
       .def_property_readonly("num_envs", &MultiAgentPool::num_worlds)
       .def_property_readonly("num_threads", &MultiAgentPool::num_threads)
       .def("set_knob", [](MultiAgentPool& self, int index, float value) {
-             if (index < 0 || index >= int(self.task().knobs().size())) throw py::index_error("no such knob");
-             CheckKnobValue(self.task().knobs()[size_t(index)], value);
+             CheckKnobValue(KnobAt(self.task(), index), value);
              self.SetKnob(index, value);
            }, py::arg("index"), py::arg("value"))
       .def(
