@@ -44,19 +44,23 @@ void BindPool(py::module_& m) {
   auto pool = py::class_<WorldPool>(m, "WorldPool",
                         "num_envs independent environments of one task on persistent native threads.")
       .def(py::init([](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task, int num_envs,
-                       int num_threads, int max_episode_steps, AutoresetMode mode, std::uint64_t entropy) {
+                       int num_threads, int max_episode_steps, AutoresetMode mode, std::uint64_t entropy,
+                       int robots_per_world) {
              if (num_envs < 1) throw py::value_error("num_envs must be >= 1, got " + std::to_string(num_envs));
              if (num_threads < 0) throw py::value_error("num_threads must be >= 0 (0: automatic)");
+             if (robots_per_world < 0) throw py::value_error("robots_per_world must be >= 0 (0: automatic)");
              if (num_threads == 0)
                num_threads = std::max(1, std::min(16, int(std::thread::hardware_concurrency())));
              py::gil_scoped_release release;
              return std::make_unique<WorldPool>(model, task, num_envs, num_threads, max_episode_steps, mode,
-                                                entropy);
+                                                entropy, robots_per_world);
            }),
            py::arg("model"), py::arg("task"), py::arg("num_envs"), py::arg("num_threads") = 0,
            py::arg("max_episode_steps") = 0, py::arg("autoreset_mode") = AutoresetMode::NextStep,
-           py::arg("entropy") = 0)
+           py::arg("entropy") = 0, py::arg("robots_per_world") = 0)
       .def_property_readonly("num_envs", &WorldPool::num_envs)
+      .def_property_readonly("robots_per_world", &WorldPool::robots_per_world,
+                             "envs whose robots share one Jolt world (they never touch)")
       .def_property_readonly("num_threads", &WorldPool::num_threads)
       .def_property_readonly("obs_dim", &WorldPool::obs_dim)
       .def_property_readonly("act_dim", &WorldPool::act_dim)
@@ -161,7 +165,8 @@ void BindPool(py::module_& m) {
             return py::make_tuple(obs, rewards, terminated, truncated);
           },
           py::arg("actions"), "Step every env; returns (obs, rewards, terminated, truncated).");
-  DefRenderOfEach<WorldPool>(pool, [](WorldPool& p) { return p.num_envs(); });
+  DefRenderOfEach<WorldPool>(pool, [](WorldPool& p) { return p.num_envs(); },
+                             [](WorldPool& p, int env) { return p.RobotOfEnv(env); });
 }
 
 }  // namespace joltgym::bindings

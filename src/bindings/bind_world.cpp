@@ -132,6 +132,11 @@ void BindWorld(py::module_& m) {
           "Advance nsteps model timesteps; ctrl is robot 0's controls, or a list with each robot's. "
           "A signal (Ctrl-C) interrupts a long call between chunks of steps.")
       .def("restore_initial_state", [](PyWorld& self) { self.WithWorld([](World& w) { w.RestoreInitialState(); }); })
+      .def(
+          "restore_robot_initial_state",
+          [](PyWorld& self, int robot) { self.WithWorld([&](World& w) { w.RestoreRobotInitialState(robot); }); },
+          py::arg("robot"),
+          "Robot `robot` alone back to its initial state; only for robots that touch nothing through Jolt.")
       .def_property_readonly("num_robots", [](PyWorld& self) { return self.world.num_robots(); })
       .def_property_readonly("robots", [](const std::shared_ptr<PyWorld>& self) {
         py::list out;

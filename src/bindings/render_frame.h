@@ -60,13 +60,15 @@ inline std::vector<FloorCircle> CirclesFrom(const py::list& circles) {
 }
 
 // with_world(f) runs f(World&) under the owner's lock. Returns (rgb or None, depth or None).
+// only_robot >= 0: the world holds other envs' robots too; draw that one alone (CameraSpec::only_robot).
 template <class WithWorld>
 py::tuple RenderFrame(Renderer& renderer, WithWorld with_world, int width, int height, const py::dict& camera,
-                      const py::list& circles, bool want_rgb, bool want_depth) {
+                      const py::list& circles, bool want_rgb, bool want_depth, int only_robot = -1) {
   if (width < 1 || height < 1 || width > 16384 || height > 16384)
     throw py::value_error("width and height must be in [1, 16384], got " + std::to_string(width) + " x " +
                           std::to_string(height));
-  const CameraSpec spec = CameraSpecFrom(camera);
+  CameraSpec spec = CameraSpecFrom(camera);
+  spec.only_robot = only_robot;
   const std::vector<FloorCircle> marks = CirclesFrom(circles);
   py::object rgb = py::none(), depth = py::none();
   std::uint8_t* rgb_data = nullptr;
@@ -105,17 +107,18 @@ void DefRender(Class& cls, WithWorldOf with_world) {
       py::arg("circles") = py::list(), py::arg("rgb") = true, py::arg("depth") = false, kRenderDoc);
 }
 
-// The same for a pool: render(env, renderer, ...) draws env `env` of `count(self)`.
-template <class Self, class Class, class Count>
-void DefRenderOfEach(Class& cls, Count count) {
+// The same for a pool: render(env, renderer, ...) draws env `env` of `count(self)`;
+// robot_of(self, env) names env's robot where its world holds other envs' too (-1: none).
+template <class Self, class Class, class Count, class RobotOf = int (*)(Self&, int)>
+void DefRenderOfEach(Class& cls, Count count, RobotOf robot_of = [](Self&, int) { return -1; }) {
   cls.def(
       "render",
-      [count](Self& self, int env, Renderer& renderer, int width, int height, const py::dict& camera,
-              const py::list& circles, bool rgb, bool depth) {
+      [count, robot_of](Self& self, int env, Renderer& renderer, int width, int height, const py::dict& camera,
+                        const py::list& circles, bool rgb, bool depth) {
         if (env < 0 || env >= count(self))
           throw py::index_error("env " + std::to_string(env) + " out of range [0, " + std::to_string(count(self)) + ")");
         return RenderFrame(renderer, [&](auto&& f) { self.WithWorld(env, f); }, width, height, camera, circles, rgb,
-                           depth);
+                           depth, robot_of(self, env));
       },
       py::arg("env"), py::arg("renderer"), py::arg("width"), py::arg("height"), py::arg("camera") = py::dict(),
       py::arg("circles") = py::list(), py::arg("rgb") = true, py::arg("depth") = false, kRenderDoc);

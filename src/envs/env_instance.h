@@ -1,9 +1,7 @@
-// One environment: a world, the task that scores it, its random stream and
-// scratch. The unit the single env and the pool are made of.
+// One environment alone in its world: an EnvGroup of one. The unit of the single env.
 #pragma once
 
-#include "physics/world.h"
-#include "tasks/task.h"
+#include "envs/env_group.h"
 
 #include <cstdint>
 #include <memory>
@@ -12,25 +10,26 @@ namespace joltgym {
 
 class EnvInstance {
  public:
-  EnvInstance(ModelPtr model, std::shared_ptr<const Task> task);
+  EnvInstance(ModelPtr model, std::shared_ptr<const Task> task) : group_(std::move(model), std::move(task), 1) {}
 
-  const Task& task() const { return *task_; }
-  World& world() { return world_; }
-  Robot& robot() { return world_.robot(0); }
+  const Task& task() const { return group_.task(); }
+  World& world() { return group_.world(); }
+  Robot& robot() { return group_.robot(0); }
 
   // Restores the initial world, draws the task's reset noise from `seed`, and writes
   // the first observation and an info row holding the reset keys (the rest zero).
-  void Reset(std::uint64_t seed, float* obs, double* info);
+  void Reset(std::uint64_t seed, float* obs, double* info) { group_.Reset(0, seed, obs, info); }
   // One environment step; the action must already be finite and of act_dim length.
-  StepOutcome Step(const float* action, StepContext& ctx, float* obs, double* info);
+  StepOutcome Step(const float* action, StepContext& ctx, float* obs, double* info) {
+    group_.Prepare(0, action);
+    group_.StepPhysics(ctx);
+    return group_.Finish(0, action, obs, info);
+  }
   // The task's observation of the current state.
-  void Observe(float* obs) { task_->Observe(world_.robot(0), ws_, obs); }
+  void Observe(float* obs) { group_.Observe(0, obs); }
 
  private:
-  std::shared_ptr<const Task> task_;
-  World world_;
-  Rng rng_;
-  TaskWorkspace ws_;
+  EnvGroup group_;
 };
 
 }  // namespace joltgym

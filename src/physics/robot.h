@@ -11,6 +11,7 @@
 #include "physics/gimbal.h"
 #include "physics/joint_axis_constraint.h"
 #include "physics/soft_contact_constraint.h"
+#include "physics/state_buffer.h"
 
 #include <Jolt/Jolt.h>
 #include <Jolt/Physics/Body/Body.h>
@@ -64,6 +65,11 @@ class Robot {
   const JPH::Body& body(int index) const { return *bodies_[size_t(index)]; }
   int num_bodies() const { return int(bodies_.size()); }
 
+  // The Jolt state of its own bodies and constraints (poses, velocities, warm-start
+  // impulses), apart from the rest of the world's.
+  void SaveJoltState(StateBuffer& out) const;
+  void RestoreJoltState(StateBuffer& in);
+
  private:
   friend class World;
 
@@ -73,6 +79,7 @@ class Robot {
   void CreateJoints();
   // MuJoCo's soft contacts of each body with each plane of the world's scene it may touch.
   void CreateSoftContacts();
+  void AddConstraint(JPH::Constraint* constraint);
   // Appends the soft contacts' forces of the last update (World::ReadContactForces).
   void AppendSoftContactForces(std::vector<ContactForce>& out) const;
 
@@ -128,6 +135,7 @@ class Robot {
   std::vector<float> ctrl_;
   std::vector<KinematicFrame> frames_;  // scratch for SetState, sized once
   std::vector<JPH::Body*> bodies_;
+  std::vector<JPH::Ref<JPH::Constraint>> constraints_;  // all of its constraints, in the order added
   std::vector<JPH::Ref<JointAxisConstraint>> axis_rows_;  // per joint, null when not needed
   std::vector<JPH::Ref<SoftContactConstraint>> soft_contacts_;
   std::vector<int> soft_contact_body_;               // the body of each soft contact constraint

@@ -90,7 +90,6 @@ void Robot::CreateBodies() {
 
 void Robot::CreateJoints() {
   const CompiledModel& m = *model_;
-  JPH::PhysicsSystem& system = world_->system_;
   axis_rows_.resize(m.joints().size());
   for (size_t j = 0; j < m.joints().size(); ++j) {
     const CompiledJoint& joint = m.joints()[j];
@@ -157,7 +156,7 @@ void Robot::CreateJoints() {
       case Attachment::Planar:
         break;
     }
-    if (constraint) system.AddConstraint(constraint);
+    if (constraint) AddConstraint(constraint);
 
     const bool scalar = cb.attachment != Attachment::Free && cb.attachment != Attachment::Ball;
     if (scalar && (joint.has_drive_row || joint.limited)) {
@@ -180,7 +179,7 @@ void Robot::CreateJoints() {
       p.soft_limit = joint.soft_limit;
       p.after_joints = m.solver().joint_rows_last;
       axis_rows_[j] = new JointAxisConstraint(parent, child, p);
-      system.AddConstraint(axis_rows_[j]);
+      AddConstraint(axis_rows_[j]);
     }
   }
 }
@@ -211,11 +210,26 @@ void Robot::CreateSoftContacts() {
       if (geoms.empty()) continue;
       JPH::Ref<SoftContactConstraint> c =
           new SoftContactConstraint(*bodies_[i], plane.plane_point, plane.plane_normal, std::move(geoms));
-      world_->system_.AddConstraint(c);
+      AddConstraint(c);
       soft_contacts_.push_back(c);
       soft_contact_body_.push_back(int(i));
     }
   }
+}
+
+void Robot::AddConstraint(JPH::Constraint* constraint) {
+  world_->system_.AddConstraint(constraint);
+  constraints_.emplace_back(constraint);
+}
+
+void Robot::SaveJoltState(StateBuffer& out) const {
+  for (const JPH::Body* body : bodies_) world_->system_.SaveBodyState(*body, out);
+  for (const auto& c : constraints_) c->SaveState(out);
+}
+
+void Robot::RestoreJoltState(StateBuffer& in) {
+  for (JPH::Body* body : bodies_) world_->system_.RestoreBodyState(*body, in);
+  for (const auto& c : constraints_) c->RestoreState(in);
 }
 
 }  // namespace joltgym

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace joltgym {
@@ -59,6 +60,13 @@ World::World(ModelPtr model) { Build({RobotPlacement{std::move(model)}}, Collisi
 World::World(const std::vector<RobotPlacement>& robots, const CollisionRule& rule) { Build(robots, rule); }
 
 World::~World() = default;
+
+bool CanShareWorld(const ModelPtr& model) {
+  if (!model) return false;
+  EnsureJoltRuntime();
+  const auto inert = WorldCollisionFilter({model}, model, CollisionRule(1)).InertBodies().front();
+  return std::all_of(inert.begin(), inert.end(), [](bool b) { return b; });
+}
 
 size_t TempBytesFor(const World& world) {
   size_t bodies = 0;
@@ -116,6 +124,12 @@ void World::Build(const std::vector<RobotPlacement>& robots, const CollisionRule
   }
   system_.OptimizeBroadPhase();
   system_.SaveState(initial_state_);
+  robot_initial_states_.resize(robots_.size());
+  for (size_t i = 0; i < robots_.size(); ++i) {
+    const auto& inert = inert_bodies_[i];
+    if (std::all_of(inert.begin(), inert.end(), [](bool b) { return b; }))
+      robots_[i]->SaveJoltState(robot_initial_states_[i]);
+  }
 }
 
 void World::CreateScene(const CompiledModel& scene) {
@@ -148,6 +162,21 @@ void World::RestoreInitialState() {
   system_.RestoreState(initial_state_);
   for (auto& robot : robots_) robot->RestoreInitialState();
   ClearTouches();
+  contacts_fresh_ = false;
+}
+
+void World::RestoreRobotInitialState(int i) {
+  if (i < 0 || i >= num_robots()) throw std::out_of_range("robot " + std::to_string(i) + " out of range");
+  StateBuffer& state = robot_initial_states_[size_t(i)];
+  if (state.size() == 0)
+    throw std::logic_error("robot " + std::to_string(i) +
+                           " touches bodies through Jolt: only the whole world can be restored");
+  state.Rewind();
+  robots_[size_t(i)]->RestoreJoltState(state);
+  robots_[size_t(i)]->RestoreInitialState();
+  if (!touched_.empty())
+    for (size_t j = 0; j < robots_.size(); ++j)
+      touched_[size_t(i) * robots_.size() + j] = touched_[j * robots_.size() + size_t(i)] = 0;
   contacts_fresh_ = false;
 }
 

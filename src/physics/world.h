@@ -52,6 +52,12 @@ class CollisionRule {
   std::vector<RobotContact> contact_;
 };
 
+// Whether a robot of this model touches nothing through Jolt when alone in a world: its
+// floor contacts are its own soft rows and it never collides with itself. Several such
+// robots share one world as independent envs at no cost in the broad phase, however they
+// overlap, and each can be reset alone (World::RestoreRobotInitialState).
+bool CanShareWorld(const ModelPtr& model);
+
 class World;
 // Jolt temp memory (StepContext) that stepping this world takes without falling back to
 // malloc: 1 MB covers one robot; contacts between many robots need more.
@@ -77,6 +83,10 @@ class World {
   void Step(StepContext& ctx);
   // Back to the state right after construction, contacts and warm starts included.
   void RestoreInitialState();
+  // Robot i alone back to its state right after construction, the others untouched. Only
+  // for a robot that touches nothing through Jolt (no contact of its is in Jolt's cache):
+  // std::logic_error otherwise.
+  void RestoreRobotInitialState(int i);
 
   // Contact forces of the last physics update, read on demand from Jolt's cache (once
   // per update however many robots ask).
@@ -107,6 +117,7 @@ class World {
   float timestep_ = 0.0f;
   int substeps_ = 1;
   StateBuffer initial_state_;
+  std::vector<StateBuffer> robot_initial_states_;  // per robot, empty for robots that touch through Jolt
   unsigned update_errors_ = 0;
   float last_update_dt_ = 0.0f;
   ContactForceReader contact_reader_;

@@ -1,8 +1,9 @@
-// The pool's work without the pool: N envs stepped in one plain loop on the
-// calling thread, no threads, no Python. The reference for pool efficiency.
+// The pool's work without the pool: N envs, packed into worlds as a one-thread pool
+// packs them, stepped in one plain loop on the calling thread, no threads, no Python.
+// The reference for pool efficiency.
 #pragma once
 
-#include "envs/env_instance.h"
+#include "envs/env_group.h"
 
 #include <cstdint>
 #include <memory>

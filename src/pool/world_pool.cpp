@@ -46,44 +46,78 @@ struct WorldPool::Batch {
   const PoolStepOutput* out = nullptr;
 };
 
+int ChooseRobotsPerWorld(const ModelPtr& model, int num_envs, int num_threads, int requested) {
+  if (requested < 0) throw std::invalid_argument("robots_per_world must be >= 0 (0: automatic), got " +
+                                                 std::to_string(requested));
+  if (requested > 0) return std::min(requested, std::max(1, num_envs));
+  if (!CanShareWorld(model)) return 1;
+  return std::clamp(num_envs / std::max(1, num_threads), 1, kAutoRobotsPerWorld);
+}
+
+namespace {
+
+int ThreadsFor(int num_envs, int robots_per_world, int num_threads) {
+  const int groups = (std::max(1, num_envs) + robots_per_world - 1) / robots_per_world;
+  return std::max(1, std::min(num_threads, groups));
+}
+
+}  // namespace
+
 WorldPool::WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int num_threads,
-                     int max_episode_steps, AutoresetMode mode, std::uint64_t entropy)
+                     int max_episode_steps, AutoresetMode mode, std::uint64_t entropy, int robots_per_world)
     : task_(std::move(task)),
+      num_envs_(num_envs),
+      robots_per_world_(ChooseRobotsPerWorld(model, num_envs, num_threads, robots_per_world)),
       max_episode_steps_(max_episode_steps),
       mode_(mode),
-      threads_(std::max(1, std::min(num_threads, num_envs))) {
+      threads_(ThreadsFor(num_envs, robots_per_world_, num_threads)) {
   if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
   if (!task_) throw std::invalid_argument("WorldPool needs a task");
-  envs_.reserve(size_t(num_envs));
+  for (int first = 0; first < num_envs; first += robots_per_world_)
+    groups_.push_back(std::make_unique<EnvGroup>(model, task_, std::min(robots_per_world_, num_envs - first)));
   slots_.resize(size_t(num_envs));
-  for (int i = 0; i < num_envs; ++i) {
-    envs_.push_back(std::make_unique<EnvInstance>(model, task_));
-    slots_[i].seed_state = entropy + std::uint64_t(i);
-  }
-  for (int w = 0; w < threads_.num_threads(); ++w) contexts_.push_back(std::make_unique<StepContext>());
+  for (int i = 0; i < num_envs; ++i) slots_[i].seed_state = entropy + std::uint64_t(i);
+  const size_t temp_bytes = TempBytesFor(groups_.front()->world());
+  for (int w = 0; w < threads_.num_threads(); ++w) contexts_.push_back(std::make_unique<StepContext>(temp_bytes));
 }
 
 void WorldPool::ResetEnv(int i, float* obs, double* info_row) {
-  envs_[i]->Reset(NextSeed(slots_[i].seed_state), obs, info_row);
+  groups_[size_t(GroupOf(i))]->Reset(i % robots_per_world_, NextSeed(slots_[i].seed_state), obs, info_row);
   slots_[i].elapsed = 0;
   slots_[i].done = false;
 }
 
-void WorldPool::StepEnv(int i, const float* action, const PoolStepOutput& out, StepContext& ctx) {
+void WorldPool::StepGroup(int g, const float* actions, const PoolStepOutput& out, StepContext& ctx) {
+  EnvGroup& group = *groups_[size_t(g)];
+  const int first = FirstEnvOf(g);
+  bool any_steps = false;
+  for (int k = 0; k < group.size(); ++k) {
+    const int i = first + k;
+    // NextStep: an env whose episode ended is reset by this step instead of stepped. Its
+    // robot coasts through the group's physics and is then restored: the reset overwrites
+    // all of its state, and its islands are its own.
+    out.was_reset[i] = slots_[i].done && mode_ == AutoresetMode::NextStep;
+    if (out.was_reset[i]) continue;
+    group.Prepare(k, actions + size_t(i) * act_dim());
+    any_steps = true;
+  }
+  if (any_steps) group.StepPhysics(ctx);
+  for (int k = 0; k < group.size(); ++k) FinishEnv(first + k, actions + size_t(first + k) * act_dim(), out);
+}
+
+void WorldPool::FinishEnv(int i, const float* action, const PoolStepOutput& out) {
   const int od = obs_dim();
   const size_t columns = size_t(info_size());
   float* obs = out.obs + size_t(i) * od;
   double* info = out.infos + size_t(i) * columns;
   Slot& slot = slots_[i];
-  out.was_reset[i] = false;
-  if (slot.done && mode_ == AutoresetMode::NextStep) {
+  if (out.was_reset[i]) {
     ResetEnv(i, obs, info);
     out.rewards[i] = 0.0f;
     out.terminated[i] = out.truncated[i] = false;
-    out.was_reset[i] = true;
     return;
   }
-  const StepOutcome outcome = envs_[i]->Step(action, ctx, obs, info);
+  const StepOutcome outcome = groups_[size_t(GroupOf(i))]->Finish(i % robots_per_world_, action, obs, info);
   ++slot.elapsed;
   const bool truncated = max_episode_steps_ > 0 && slot.elapsed >= max_episode_steps_;
   out.rewards[i] = outcome.reward;
@@ -101,15 +135,19 @@ void WorldPool::StepEnv(int i, const float* action, const PoolStepOutput& out, S
 void WorldPool::RunBatch(void* data, int worker) {
   Batch& b = *static_cast<Batch*>(data);
   WorldPool& pool = *b.pool;
-  const int n = pool.num_envs();
-  const int begin = int(std::int64_t(n) * worker / b.num_threads);
-  const int end = int(std::int64_t(n) * (worker + 1) / b.num_threads);
+  const int groups = int(pool.groups_.size());
+  const int begin = int(std::int64_t(groups) * worker / b.num_threads);
+  const int end = int(std::int64_t(groups) * (worker + 1) / b.num_threads);
   const int od = pool.obs_dim();
   const size_t columns = size_t(pool.info_size());
-  for (int i = begin; i < end; ++i) {
+  for (int g = begin; g < end; ++g) {
     if (b.actions) {
-      pool.StepEnv(i, b.actions + size_t(i) * pool.act_dim(), *b.out, *pool.contexts_[size_t(worker)]);
-    } else if (!b.mask || b.mask[i]) {
+      pool.StepGroup(g, b.actions, *b.out, *pool.contexts_[size_t(worker)]);
+      continue;
+    }
+    const int first = pool.FirstEnvOf(g);
+    for (int i = first; i < first + pool.groups_[size_t(g)]->size(); ++i) {
+      if (b.mask && !b.mask[i]) continue;
       if (b.seeds) pool.slots_[i].seed_state = b.seeds[i];
       pool.ResetEnv(i, b.obs + size_t(i) * od, b.infos + size_t(i) * columns);
     }

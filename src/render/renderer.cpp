@@ -65,7 +65,8 @@ const RenderModel& Renderer::ModelFor(const CompiledModel& model) {
 }
 
 CameraPose Renderer::Pose(World& world, const CameraSpec& spec) {
-  const Robot& first = world.robot(0);
+  if (spec.only_robot >= world.num_robots()) throw std::invalid_argument("drawn robot out of range");
+  const Robot& first = world.robot(std::max(spec.only_robot, 0));
   const ModelDesc& desc = first.model().desc();
   if (spec.model_camera >= 0) {
     if (spec.model_camera >= int(desc.cameras.size())) throw std::invalid_argument("camera id out of range");
@@ -93,8 +94,10 @@ CameraPose Renderer::Pose(World& world, const CameraSpec& spec) {
   OrbitCamera orbit = spec.orbit;
   if (!spec.orbit_given_distance) orbit.distance = 1.5f * ModelFor(first.model()).extent() * 2.0f;
   if (spec.track_robot >= 0) {
-    if (spec.track_robot >= world.num_robots()) throw std::invalid_argument("tracked robot out of range");
-    const Robot& robot = world.robot(spec.track_robot);
+    const int tracked = spec.only_robot >= 0 ? spec.only_robot + spec.track_robot : spec.track_robot;
+    if (tracked >= world.num_robots() || (spec.only_robot >= 0 && spec.track_robot > 0))
+      throw std::invalid_argument("tracked robot out of range");
+    const Robot& robot = world.robot(tracked);
     const int mj_body = std::clamp(spec.track_mj_body, 0, robot.model().desc().mj_nbody - 1);
     const JPH::Vec3 p = mj_body > 0 ? JPH::Vec3(robot.MjBodyPosition(mj_body) + robot.origin()) : JPH::Vec3::sZero();
     orbit.lookat = JPH::Vec3(p.GetX() + orbit.lookat.GetX(), p.GetY() + orbit.lookat.GetY(),
@@ -147,7 +150,8 @@ void Renderer::DrawFloor(const RenderModel& scene, const CameraPose& pose, float
   }
 }
 
-void Renderer::DrawGeoms(World& world, const RenderModel& scene, const CameraPose& pose, float, bool shadows) {
+void Renderer::DrawGeoms(World& world, const RenderModel& scene, const CameraPose& pose, float, bool shadows,
+                         int only_robot) {
   const View v = ViewOf(pose, raster_.width(), raster_.height());
   const float floor_h = scene.floor_height();
   const auto draw = [&](const RenderGeom& g, const JPH::Mat44& to_world) {
@@ -185,6 +189,7 @@ void Renderer::DrawGeoms(World& world, const RenderModel& scene, const CameraPos
   };
   for (const RenderGeom& g : scene.static_geoms()) draw(g, g.local);
   for (int r = 0; r < world.num_robots(); ++r) {
+    if (only_robot >= 0 && r != only_robot) continue;
     const Robot& robot = world.robot(r);
     const RenderModel& model = ModelFor(robot.model());
     for (const RenderGeom& g : model.body_geoms()) {
@@ -208,10 +213,10 @@ void Renderer::Render(World& world, const CameraSpec& camera, int width, int hei
   const View v = ViewOf(pose, width, height);
   DrawFloor(scene, pose, v.focal, circles);
   if (scene.has_floor()) {
-    DrawGeoms(world, scene, pose, v.focal, /*shadows=*/true);
+    DrawGeoms(world, scene, pose, v.focal, /*shadows=*/true, camera.only_robot);
     raster_.ApplyShadow(kShadowDarkening);
   }
-  DrawGeoms(world, scene, pose, v.focal, /*shadows=*/false);
+  DrawGeoms(world, scene, pose, v.focal, /*shadows=*/false, camera.only_robot);
   if (depth) {
     const float* inv = raster_.inv_depth();
     const size_t n = size_t(width) * size_t(height);

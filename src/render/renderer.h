@@ -33,6 +33,9 @@ struct CameraSpec {
   int track_robot = -1;                // -1: the orbit's look-at stays put
   int track_mj_body = 1;
   bool keep_lookat_z = false;
+  // >= 0: the world holds other envs' robots too (a pool's packed world); draw this robot
+  // alone, and read robot 0 as this one wherever the spec names a robot.
+  int only_robot = -1;
 };
 
 class Renderer {
@@ -49,7 +52,9 @@ class Renderer {
  private:
   const RenderModel& ModelFor(const CompiledModel& model);
   void DrawFloor(const RenderModel& scene, const CameraPose& pose, float focal, const std::vector<FloorCircle>& circles);
-  void DrawGeoms(World& world, const RenderModel& scene, const CameraPose& pose, float focal, bool shadows);
+  // only_robot >= 0: that robot's geoms alone.
+  void DrawGeoms(World& world, const RenderModel& scene, const CameraPose& pose, float focal, bool shadows,
+                 int only_robot);
 
   std::mutex mutex_;  // one frame at a time: the buffers below are the renderer's
   std::map<const CompiledModel*, std::unique_ptr<RenderModel>> models_;

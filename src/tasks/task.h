@@ -43,11 +43,8 @@ class Task {
   virtual void ResetInfo(const Robot& /*robot*/, TaskWorkspace& /*ws*/, InfoRow /*info*/) const {}
   virtual void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const = 0;
 
-  // One env step of a world that holds the task's robot alone: Prepare, frame_skip
-  // physics steps, Finish.
-  StepOutcome Step(World& world, const float* action, StepContext& ctx, TaskWorkspace& ws, double* info) const;
-  // The two halves of a step, for worlds that step several robots at once: the action
-  // becomes the robot's controls, then after frame_skip world steps the task scores it.
+  // The two halves of an env step: the action becomes the robot's controls, then after
+  // frame_skip steps of its world (which may step other robots too) the task scores it.
   void Prepare(Robot& robot, const float* action, TaskWorkspace& ws) const {
     BeforePhysics(robot, ws);
     robot.SetControls(action);

@@ -41,6 +41,10 @@ class JoltVectorEnv(VectorEnv):
         autoreset_mode: Gymnasium autoreset mode (NEXT_STEP default, SAME_STEP, DISABLED).
         num_threads: worker threads (default ``min(hardware threads, 16)``); results do not
             depend on it.
+        robots_per_world: envs whose robots share one Jolt world, so that one physics update
+            advances them all (they never touch; ``None``: 8 for tasks whose robots touch
+            nothing through Jolt but their own floor rows, fewer when that would leave threads
+            idle, 1 for the rest). Results do not depend on it; the property of that name reports it.
         copy: return copies of the observation buffer (default) rather than the buffer itself.
         solver: Jolt solver settings (defaults to the task's measured settings).
         render_mode, width, height, camera_id, camera_name, default_camera_config: as the
@@ -59,6 +63,7 @@ class JoltVectorEnv(VectorEnv):
         max_episode_steps: int | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         num_threads: int | None = None,
+        robots_per_world: int | None = None,
         copy: bool = True,
         solver: SolverSettings | None = None,
         render_mode: str | None = None,
@@ -81,7 +86,7 @@ class JoltVectorEnv(VectorEnv):
         self._init_arguments = (
             (num_envs, model_path),
             dict(task=task, max_episode_steps=max_episode_steps, autoreset_mode=autoreset_mode,
-                 num_threads=num_threads, copy=copy, solver=solver, render_mode=render_mode, xml_file=xml_file,
+                 num_threads=num_threads, robots_per_world=robots_per_world, copy=copy, solver=solver, render_mode=render_mode, xml_file=xml_file,
                  width=width, height=height, camera_id=camera_id, camera_name=camera_name,
                  default_camera_config=default_camera_config, render_mosaic=render_mosaic,
                  render_envs=render_envs, **task_kwargs),
@@ -98,6 +103,11 @@ class JoltVectorEnv(VectorEnv):
             raise ValueError(f"max_episode_steps must be >= 0, got {max_episode_steps}")
         if num_threads is not None and int(num_threads) < 1:
             raise ValueError(f"num_threads must be >= 1, got {num_threads}")
+        if robots_per_world is not None and (
+            isinstance(robots_per_world, bool) or not isinstance(robots_per_world, (int, np.integer))
+            or robots_per_world < 1
+        ):
+            raise ValueError(f"robots_per_world must be an integer >= 1 or None, got {robots_per_world!r}")
 
         self.model = load_model(model_path or xml_file or spec.xml_file, solver=solver or spec.solver)
         self.task = spec.make_task(self.model, **task_kwargs)
@@ -110,6 +120,7 @@ class JoltVectorEnv(VectorEnv):
             max_episode_steps=int(max_episode_steps),
             autoreset_mode=_NATIVE_MODES[autoreset_mode],
             entropy=entropy,
+            robots_per_world=int(robots_per_world or 0),
         )
 
         self.num_envs = int(num_envs)
@@ -152,6 +163,11 @@ class JoltVectorEnv(VectorEnv):
     @property
     def num_threads(self) -> int:
         return self._pool.num_threads
+
+    @property
+    def robots_per_world(self) -> int:
+        """Envs whose robots share one Jolt world (the last world may hold fewer)."""
+        return self._pool.robots_per_world
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None):
         with self._lock:

@@ -1,0 +1,62 @@
+#include "envs/env_group.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace joltgym {
+namespace {
+
+World MakeWorld(const ModelPtr& model, int num_envs) {
+  if (num_envs < 1) throw std::invalid_argument("an env group needs at least one env, got " + std::to_string(num_envs));
+  if (num_envs > 1 && !CanShareWorld(model))
+    throw std::invalid_argument("robots of model '" + (model ? model->desc().name : std::string("null")) +
+                                "' touch bodies through Jolt (self-collisions or hard floor contacts): "
+                                "they cannot share a world as independent envs");
+  return World(std::vector<RobotPlacement>(size_t(num_envs), RobotPlacement{model}),
+               CollisionRule(num_envs, RobotContact::kNone));
+}
+
+}  // namespace
+
+EnvGroup::EnvGroup(ModelPtr model, std::shared_ptr<const Task> task, int num_envs)
+    : task_(std::move(task)), world_(MakeWorld(model, num_envs)) {
+  if (!task_) throw std::invalid_argument("an env group needs a task");
+  const CompiledModel& m = *model;
+  envs_.resize(size_t(num_envs));
+  for (Env& e : envs_) {
+    e.ws.qpos.assign(size_t(m.nq()), 0.0f);
+    e.ws.qvel.assign(size_t(m.nv()), 0.0f);
+    e.ws.contact_forces.assign(size_t(m.desc().mj_nbody) * 6, 0.0f);
+  }
+}
+
+void EnvGroup::Reset(int k, std::uint64_t seed, float* obs, double* info) {
+  Env& e = envs_[size_t(k)];
+  e.rng.Seed(seed);
+  if (size() == 1) {
+    world_.RestoreInitialState();
+  } else {
+    world_.RestoreRobotInitialState(k);
+  }
+  Robot& robot = world_.robot(k);
+  task_->SampleInitialState(robot, e.rng, e.ws);
+  robot.SetState(e.ws.qpos.data(), e.ws.qvel.data());
+  task_->Observe(robot, e.ws, obs);
+  std::fill(info, info + task_->info_layout().size(), 0.0);
+  task_->ResetInfo(robot, e.ws, InfoRow(info));
+}
+
+void EnvGroup::StepPhysics(StepContext& ctx) {
+  for (int i = 0; i < task_->frame_skip(); ++i) world_.Step(ctx);
+}
+
+StepOutcome EnvGroup::Finish(int k, const float* action, float* obs, double* info) {
+  Env& e = envs_[size_t(k)];
+  Robot& robot = world_.robot(k);
+  const StepOutcome outcome = task_->Finish(robot, action, e.ws, info);
+  task_->Observe(robot, e.ws, obs);
+  return outcome;
+}
+
+}  // namespace joltgym

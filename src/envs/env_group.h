@@ -1,0 +1,53 @@
+// Environments of one task whose robots share one Jolt world and never touch: each env
+// is a robot of the world with its own random stream and scratch. One world update then
+// advances all of them, so Jolt's fixed cost per update is paid once per group (measured
+// with HalfCheetah, 64 robots: 0.80x the CPU time per robot at 8 robots per world, 0.78x
+// at 32; Ant 0.89x at 8). Each env's results do not depend on the others: every robot's
+// bodies and constraints form islands of their own, so Jolt solves them exactly as alone.
+//
+// A group of one env is a plain one-robot world; a group of several needs robots that
+// touch nothing through Jolt (CanShareWorld), so that each can be reset alone.
+#pragma once
+
+#include "physics/world.h"
+#include "tasks/task.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace joltgym {
+
+class EnvGroup {
+ public:
+  EnvGroup(ModelPtr model, std::shared_ptr<const Task> task, int num_envs);
+
+  int size() const { return int(envs_.size()); }
+  const Task& task() const { return *task_; }
+  World& world() { return world_; }
+  Robot& robot(int k) { return world_.robot(k); }
+
+  // Env k only: restores its robot's initial state, draws the task's reset noise from
+  // `seed`, writes the first observation and an info row holding the reset keys (the rest zero).
+  void Reset(int k, std::uint64_t seed, float* obs, double* info);
+  // A step of the group: Prepare the envs that step (their actions must be finite and of
+  // act_dim length), StepPhysics once, then Finish each of them. A robot that was not
+  // prepared keeps its previous controls through StepPhysics: reset it afterwards.
+  void Prepare(int k, const float* action) { task_->Prepare(world_.robot(k), action, envs_[size_t(k)].ws); }
+  void StepPhysics(StepContext& ctx);
+  StepOutcome Finish(int k, const float* action, float* obs, double* info);
+  // The task's observation of env k's current state.
+  void Observe(int k, float* obs) { task_->Observe(world_.robot(k), envs_[size_t(k)].ws, obs); }
+
+ private:
+  struct Env {
+    Rng rng;
+    TaskWorkspace ws;
+  };
+
+  std::shared_ptr<const Task> task_;
+  World world_;
+  std::vector<Env> envs_;
+};
+
+}  // namespace joltgym
