@@ -3,7 +3,7 @@
     python benchmarks/profile_step.py HalfCheetah [--solver substeps=1] [--top 12]
 
 Runs ``run_bare_loop`` (4 envs, the plain C++ loop, random actions) under valgrind's callgrind,
-counting only inside ``EnvInstance::Step``/``Reset`` (start-up and Python excluded), and sums each
+counting only inside ``EnvGroup``'s methods (its envs' steps and resets; start-up and Python excluded), and sums each
 function's own instructions into stages by its name: our joint rows, contact detection, contact
 solving, Jolt's per-Update bookkeeping, integration, the task (observation, reward, actuation),
 memory. Instruction counts do not depend on the machine's load, so before/after comparisons hold
@@ -69,7 +69,7 @@ _native.run_bare_loop(model.native, s.make_task(model), %d, steps, max_episode_s
 
 
 def function_costs(task: str, steps: int, overrides: list[str]) -> dict[str, int]:
-    """Each function's own instructions inside EnvInstance::Step and ::Reset."""
+    """Each function's own instructions inside EnvGroup's Prepare, StepPhysics, Finish and Reset."""
     if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
         sys.exit("profile_step.py needs valgrind and callgrind_annotate on PATH")
     with tempfile.TemporaryDirectory() as tmp:
@@ -79,7 +79,7 @@ def function_costs(task: str, steps: int, overrides: list[str]) -> dict[str, int
         # The real interpreter, not a shim script that would exec it outside valgrind's view.
         python = Path(sys.executable).resolve()
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        "--toggle-collect=joltgym::EnvInstance::Step*", "--toggle-collect=joltgym::EnvInstance::Reset*",
+                        *[f"--toggle-collect=joltgym::EnvGroup::{m}*" for m in ("Prepare", "StepPhysics", "Finish", "Reset")],
                         str(python), str(script), task, str(steps), *overrides],
                        check=True, capture_output=True, text=True)
         report = subprocess.run(["callgrind_annotate", "--inclusive=no", "--threshold=100", str(out)],

@@ -7,4 +7,8 @@ class ModelLoadError(ValueError):
     """An MJCF file MuJoCo's compiler rejected (the message carries its file and line)."""
 
 
-__all__ = ["ModelLoadError", "UnsupportedFeatureError"]
+class ModelRangeError(ValueError):
+    """A compiled model value the engine cannot represent (beyond float32, or not finite)."""
+
+
+__all__ = ["ModelLoadError", "ModelRangeError", "UnsupportedFeatureError"]

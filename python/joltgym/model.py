@@ -17,7 +17,7 @@ import mujoco
 import numpy as np
 
 from joltgym import _native
-from joltgym.errors import ModelLoadError, UnsupportedFeatureError
+from joltgym.errors import ModelLoadError, ModelRangeError, UnsupportedFeatureError
 
 ASSETS_DIR = Path(__file__).resolve().parent / "assets"
 
@@ -171,6 +171,40 @@ def _check_supported(m: mujoco.MjModel) -> None:
             fail(f"geom '{_name(m, 'geom', g)}'", f"colliding {kind} geoms")
 
 
+# Compiled values Jolt receives, per element kind: (MuJoCo array, what the message calls it).
+_RANGE_CHECKED = {
+    "body": [("body_mass", "mass"), ("body_inertia", "inertia"), ("body_pos", "position"), ("body_ipos", "centre of mass")],
+    "geom": [("geom_size", "size"), ("geom_pos", "position"), ("geom_rbound", "bounding radius")],
+    "joint": [("jnt_range", "range"), ("jnt_stiffness", "stiffness")],
+    "actuator": [("actuator_gear", "gear"), ("actuator_ctrlrange", "ctrlrange")],
+}
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def _check_representable(m: mujoco.MjModel) -> None:
+    """The engine computes in float32: a compiled value beyond it (a 1e30 m capsule's inertia, say)
+    would reach the simulation as inf and every observation as NaN."""
+    def fail(element: str, what: str, value: float) -> None:
+        raise ModelRangeError(f"{element}: {what} {value:g} is not finite in float32, the engine's precision")
+
+    for kind, fields in _RANGE_CHECKED.items():
+        for field, what in fields:
+            values = np.asarray(getattr(m, field), np.float64)
+            bad = ~(np.abs(values) <= _FLOAT32_MAX)
+            if bad.any():
+                row = int(np.argwhere(bad)[0][0])
+                fail(f"{kind} '{_name(m, kind, row)}'", what, float(values[bad][0]))
+    dofs = {"dof_armature": "armature", "dof_damping": "damping"}
+    for field, what in dofs.items():
+        values = np.asarray(getattr(m, field), np.float64)
+        bad = ~(np.abs(values) <= _FLOAT32_MAX)
+        if bad.any():
+            fail(f"joint '{_name(m, 'joint', int(m.dof_jntid[np.argmax(bad)]))}'", what, float(values[bad][0]))
+    for value, what in ((m.opt.timestep, "timestep"), *((g, "gravity") for g in m.opt.gravity)):
+        if not abs(value) <= _FLOAT32_MAX:
+            fail("<option>", what, float(value))
+
+
 def _quat_of(mat: np.ndarray) -> list[float]:
     q = np.zeros(4)
     mujoco.mju_mat2Quat(q, np.ascontiguousarray(mat, dtype=np.float64).reshape(9))
@@ -205,6 +239,7 @@ def _geom_desc(m: mujoco.MjModel, d: mujoco.MjData, g: int, frame_pos, frame_rot
 def describe(m: mujoco.MjModel) -> _native.ModelDesc:
     """The native model description of a compiled MuJoCo model, frames at qpos0."""
     _check_supported(m)
+    _check_representable(m)
     d = mujoco.MjData(m)
     mujoco.mj_kinematics(m, d)
     mujoco.mj_comPos(m, d)

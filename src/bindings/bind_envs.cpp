@@ -118,10 +118,12 @@ void BindEnvs(py::module_& m) {
               py::gil_scoped_release release;
               outcome = self.Step(a.data(), obs.mutable_data(), info.data());
             }
-            return py::make_tuple(obs, double(outcome.reward), outcome.terminated,
+            return py::make_tuple(obs, double(outcome.reward), outcome.terminated, outcome.diverged,
                                   InfoDict(self.task().info_layout(), info, /*reset_keys_only=*/false));
           },
-          py::arg("action"), "One environment step; returns (obs, reward, terminated, info).")
+          py::arg("action"),
+          "One environment step; returns (obs, reward, terminated, diverged, info), diverged: the physics "
+          "diverged (Robot::Diverged).")
       .def(
           "observe",
           [](TaskCore& self) {

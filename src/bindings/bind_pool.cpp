@@ -94,7 +94,8 @@ void BindPool(py::module_& m) {
       .def(
           "step_into",
           [](WorldPool& self, const py::object& actions, py::array obs, py::array rewards, py::array terminated,
-             py::array truncated, py::array infos, py::array was_reset, py::array final_obs, py::array final_infos) {
+             py::array truncated, py::array infos, py::array was_reset, py::array final_obs, py::array final_infos,
+             const py::object& diverged) {
             const py::ssize_t n = self.num_envs(), columns = py::ssize_t(self.info_size());
             auto a = AsFloatArray(actions, {n, self.act_dim()}, "actions");
             PoolStepOutput out;
@@ -106,12 +107,19 @@ void BindPool(py::module_& m) {
             out.was_reset = Writable<bool>(was_reset, {n}, "was_reset");
             out.final_obs = Writable<float>(final_obs, {n, self.obs_dim()}, "final_obs");
             out.final_infos = Writable<double>(final_infos, {n, columns}, "final_infos");
+            py::array diverged_array;
+            if (!diverged.is_none()) {
+              diverged_array = diverged.cast<py::array>();
+              out.diverged = Writable<bool>(diverged_array, {n}, "diverged");
+            }
             py::gil_scoped_release release;
             self.Step(a.data(), out);
           },
           py::arg("actions"), py::arg("obs"), py::arg("rewards"), py::arg("terminated"), py::arg("truncated"),
           py::arg("infos"), py::arg("was_reset"), py::arg("final_obs"), py::arg("final_infos"),
-          "Step every env into the given buffers.")
+          py::arg("diverged") = py::none(),
+          "Step every env into the given buffers; `diverged` (optional, bool [n]) flags envs whose physics "
+          "diverged (their episodes are truncated).")
       // Allocating conveniences (the original WorldPool API); JoltVectorEnv uses the *_into calls.
       .def(
           "reset_all",

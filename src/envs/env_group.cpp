@@ -47,6 +47,8 @@ void EnvGroup::Reset(int k, std::uint64_t seed, float* obs, double* info) {
   task_->ResetInfo(robot, e.ws, InfoRow(info));
 }
 
+void EnvGroup::Prepare(int k, const float* action) { task_->Prepare(world_.robot(k), action, envs_[size_t(k)].ws); }
+
 void EnvGroup::StepPhysics(StepContext& ctx) {
   for (int i = 0; i < task_->frame_skip(); ++i) world_.Step(ctx);
 }
@@ -54,8 +56,9 @@ void EnvGroup::StepPhysics(StepContext& ctx) {
 StepOutcome EnvGroup::Finish(int k, const float* action, float* obs, double* info) {
   Env& e = envs_[size_t(k)];
   Robot& robot = world_.robot(k);
-  const StepOutcome outcome = task_->Finish(robot, action, e.ws, info);
+  StepOutcome outcome = task_->Finish(robot, action, e.ws, info);
   task_->Observe(robot, e.ws, obs);
+  outcome.diverged = robot.Diverged();
   return outcome;
 }
 

@@ -33,8 +33,9 @@ class EnvGroup {
   // A step of the group: Prepare the envs that step (their actions must be finite and of
   // act_dim length), StepPhysics once, then Finish each of them. A robot that was not
   // prepared keeps its previous controls through StepPhysics: reset it afterwards.
-  void Prepare(int k, const float* action) { task_->Prepare(world_.robot(k), action, envs_[size_t(k)].ws); }
+  void Prepare(int k, const float* action);
   void StepPhysics(StepContext& ctx);
+  // The outcome says whether env k's physics diverged (Robot::Diverged).
   StepOutcome Finish(int k, const float* action, float* obs, double* info);
   // The task's observation of env k's current state.
   void Observe(int k, float* obs) { task_->Observe(world_.robot(k), envs_[size_t(k)].ws, obs); }

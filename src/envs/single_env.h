@@ -23,7 +23,7 @@ class SingleEnv {
     env_.Reset(seed, obs, info);
   }
   StepOutcome Step(const float* action, float* obs, double* info) {
-    RequireFiniteAction(action, task().act_dim());
+    RequireUsableAction(action, task().act_dim());
     std::lock_guard<std::mutex> lock(mutex_);
     return env_.Step(action, ctx_, obs, info);
   }

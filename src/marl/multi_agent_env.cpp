@@ -36,10 +36,10 @@ void MultiAgentEnv::Step(const float* actions, StepContext& ctx, const MultiAgen
   for (int i = 0; i < n; ++i) {
     const float* row = actions + size_t(i) * size_t(width);
     const AgentSpec& agent = task_->agent(i);
-    const int bad = live_[size_t(i)] ? FirstNonFinite(row, agent.act_dim) : -1;
+    const int bad = live_[size_t(i)] ? FirstUnusableActionValue(row, agent.act_dim) : -1;
     if (bad >= 0)
-      throw std::invalid_argument("the action of " + agent.name + " contains a non-finite value (" +
-                                  std::to_string(row[bad]) + ") at index " + std::to_string(bad));
+      throw std::invalid_argument("the action of " + agent.name + " contains " + UnusableActionWhat(row[bad]) +
+                                  " at index " + std::to_string(bad));
   }
   for (int i = 0; i < n; ++i) {
     float* row = actions_.data() + size_t(i) * size_t(width);

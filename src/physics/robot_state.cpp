@@ -295,4 +295,15 @@ float Robot::MaxJointAnchorError() const {
   return worst;
 }
 
+bool Robot::Diverged() const {
+  for (const JPH::Body* body : bodies_) {
+    // Written as !(x < bound) so that NaN counts as diverged.
+    const bool sane = JPH::Vec3(body->GetPosition()).LengthSq() < 1.0e30f &&
+                      body->GetLinearVelocity().Length() < kDivergedSpeed &&
+                      body->GetAngularVelocity().Length() < kDivergedSpeed && !body->GetRotation().IsNaN();
+    if (!sane) return true;
+  }
+  return false;
+}
+
 }  // namespace joltgym

@@ -101,10 +101,10 @@ void MultiAgentPool::Step(const float* actions, const MultiAgentPoolOutput& out)
     if (env.episode_over()) continue;
     for (int a = 0; a < agents; ++a) {
       const float* row = actions + (size_t(w) * size_t(agents) + size_t(a)) * size_t(width);
-      const int bad = env.live(a) ? FirstNonFinite(row, t.agent(a).act_dim) : -1;
+      const int bad = env.live(a) ? FirstUnusableActionValue(row, t.agent(a).act_dim) : -1;
       if (bad >= 0)
         throw std::invalid_argument("the action of " + t.agent(a).name + " in env " + std::to_string(w) +
-                                    " contains a non-finite value at index " + std::to_string(bad));
+                                    " contains " + UnusableActionWhat(row[bad]) + " at index " + std::to_string(bad));
     }
   }
   Batch batch{this, threads_.num_threads()};

@@ -21,8 +21,9 @@ std::string EnvList(const std::vector<int>& envs) {
 void WorldPool::CheckActions(const float* actions) const {
   std::vector<int> bad;
   for (int i = 0; i < num_envs(); ++i)
-    if (FirstNonFinite(actions + size_t(i) * act_dim(), act_dim()) >= 0) bad.push_back(i);
-  if (!bad.empty()) throw std::invalid_argument("actions contain NaN or inf for env(s) " + EnvList(bad));
+    if (FirstUnusableActionValue(actions + size_t(i) * act_dim(), act_dim()) >= 0) bad.push_back(i);
+  if (!bad.empty())
+    throw std::invalid_argument("actions contain NaN, inf or values beyond ±1e18 for env(s) " + EnvList(bad));
   if (mode_ != AutoresetMode::Disabled) return;
   std::vector<int> waiting;
   for (int i = 0; i < num_envs(); ++i)
@@ -111,6 +112,7 @@ void WorldPool::FinishEnv(int i, const float* action, const PoolStepOutput& out)
   float* obs = out.obs + size_t(i) * od;
   double* info = out.infos + size_t(i) * columns;
   Slot& slot = slots_[i];
+  if (out.diverged) out.diverged[i] = false;
   if (out.was_reset[i]) {
     ResetEnv(i, obs, info);
     out.rewards[i] = 0.0f;
@@ -119,7 +121,9 @@ void WorldPool::FinishEnv(int i, const float* action, const PoolStepOutput& out)
   }
   const StepOutcome outcome = groups_[size_t(GroupOf(i))]->Finish(i % robots_per_world_, action, obs, info);
   ++slot.elapsed;
-  const bool truncated = max_episode_steps_ > 0 && slot.elapsed >= max_episode_steps_;
+  if (out.diverged) out.diverged[i] = outcome.diverged;
+  const bool truncated =
+      (max_episode_steps_ > 0 && slot.elapsed >= max_episode_steps_) || (outcome.diverged && !outcome.terminated);
   out.rewards[i] = outcome.reward;
   out.terminated[i] = outcome.terminated;
   out.truncated[i] = truncated;

@@ -32,6 +32,7 @@ struct PoolStepOutput {
   bool* was_reset = nullptr;     // [n] the env was reset during this call
   float* final_obs = nullptr;    // [n, obs_dim] SameStep: observation that ended an episode
   double* final_infos = nullptr; // [n, info row] SameStep: its info
+  bool* diverged = nullptr;      // [n] optional: the env's physics diverged, and its episode was truncated
 };
 
 // Robots per world when the pool chooses: the gain is flat from 8 on (HalfCheetah 0.80x at

@@ -16,6 +16,7 @@ namespace joltgym {
 struct StepOutcome {
   float reward = 0.0f;
   bool terminated = false;
+  bool diverged = false;  // the robot's physics diverged (Robot::Diverged): the env truncates the episode
 };
 
 // Scratch owned by each environment instance so tasks allocate nothing per step.

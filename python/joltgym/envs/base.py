@@ -17,6 +17,7 @@ from gymnasium import error, spaces
 from gymnasium.utils import EzPickle
 
 from joltgym import _native
+from joltgym.divergence import DIVERGED_KEY, warn_diverged
 from joltgym.model import JoltModel, SolverSettings, load_model
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings, camera_settings
 from joltgym.seeding import EpisodeSeeds
@@ -112,10 +113,13 @@ class JoltEnv(gym.Env, EzPickle):
 
     def step(self, action):
         self._check_open()
-        obs, reward, terminated, info = self._core.step(action)
+        obs, reward, terminated, diverged, info = self._core.step(action)
+        if diverged:
+            info[DIVERGED_KEY] = True
+            warn_diverged(self.spec.id if self.spec else type(self).__name__)
         if self.render_mode == "human":
             self.render()
-        return obs, reward, terminated, False, info
+        return obs, reward, terminated, diverged and not terminated, info
 
     @property
     def qpos(self) -> np.ndarray:

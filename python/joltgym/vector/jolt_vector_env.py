@@ -19,6 +19,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from joltgym import _native
+from joltgym.divergence import DIVERGED_KEY, warn_diverged
 from joltgym.model import SolverSettings, load_model
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, RenderSettings, VectorRenderer, camera_settings
 from joltgym.tasks import task_spec
@@ -159,6 +160,7 @@ class JoltVectorEnv(VectorEnv):
         self._was_reset = np.zeros(n, bool)
         self._final_obs = np.zeros((n, obs_dim), np.float32)
         self._final_infos = np.zeros((n, n_info), np.float64)
+        self._diverged = np.zeros(n, bool)
 
     @property
     def num_threads(self) -> int:
@@ -230,18 +232,24 @@ class JoltVectorEnv(VectorEnv):
             self._was_reset,
             self._final_obs,
             self._final_infos,
+            self._diverged,
         )
         mode = self.metadata["autoreset_mode"]
         # An env reset in this call reports its reset info, not the step's (Gymnasium's
         # sync vector env does the same); in SAME_STEP mode the step's info is in final_info.
         everyone, stepped = np.ones(self.num_envs, bool), ~self._was_reset
         infos = self._info_dict(self._infos, lambda at_reset: everyone if at_reset else stepped)
+        if self._diverged.any():
+            infos[DIVERGED_KEY], infos["_" + DIVERGED_KEY] = self._diverged.copy(), self._diverged.copy()
+            warn_diverged(f"{self!r}, env(s) {np.flatnonzero(self._diverged).tolist()}")
         if mode == AutoresetMode.SAME_STEP and self._was_reset.any():
             ended = self._was_reset.copy()
             final_obs = np.empty(self.num_envs, dtype=object)
             for i in np.flatnonzero(ended):
                 final_obs[i] = self._final_obs[i].copy()
             final_info = self._info_dict(self._final_infos, lambda at_reset: ended)
+            if self._diverged.any():
+                final_info[DIVERGED_KEY], final_info["_" + DIVERGED_KEY] = self._diverged.copy(), self._diverged.copy()
             infos["final_obs"], infos["_final_obs"] = final_obs, ended
             infos["final_info"], infos["_final_info"] = final_info, ended.copy()
         return (

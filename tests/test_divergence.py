@@ -1,0 +1,80 @@
+"""A robot whose physics diverges (an unstable model or action scale) is reported, not passed on
+silently: its episode is truncated, info["physics_diverged"] says so, and a RuntimeWarning names
+the env. A healthy task never trips it."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+import joltgym  # noqa: F401  (registers the ids)
+from joltgym.divergence import DIVERGED_KEY
+from joltgym.model import resolve_model_path
+from joltgym.tasks import TASKS, task_spec
+from joltgym.vector import JoltVectorEnv
+
+
+@pytest.fixture(scope="module")
+def runaway_cheetah(tmp_path_factory):
+    """HalfCheetah with gears of 1e9 instead of 60-120: full actions spin its links up without bound."""
+    xml = resolve_model_path(task_spec("HalfCheetah").xml_file).read_text()
+    xml, count = re.subn(r'gear="[^"]*"', 'gear="1e9"', xml)
+    assert count == 6
+    path = tmp_path_factory.mktemp("runaway") / "half_cheetah_runaway.xml"
+    path.write_text(xml)
+    return str(path)
+
+
+def test_a_diverging_single_env_truncates_flags_and_warns(runaway_cheetah):
+    env = gym.make("joltgym/HalfCheetah-v0", xml_file=runaway_cheetah)
+    env.reset(seed=0)
+    with pytest.warns(RuntimeWarning, match="physics diverged"):
+        for step in range(1, 6):
+            _, _, terminated, truncated, info = env.step(np.ones(6, np.float32))
+            if truncated:
+                break
+    assert truncated and not terminated and info[DIVERGED_KEY] is True
+    assert step <= 3, step
+    obs, info = env.reset(seed=1)  # the next episode starts clean
+    assert np.isfinite(obs).all() and DIVERGED_KEY not in info
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_a_diverging_env_of_a_vector_env_is_flagged_and_truncated_alone(runaway_cheetah, mode):
+    venv = JoltVectorEnv(3, xml_file=runaway_cheetah, autoreset_mode=mode)
+    venv.reset(seed=0)
+    actions = np.zeros((3, 6), np.float32)
+    actions[1] = 1.0  # zero actions apply no torque: envs 0 and 2 stay sane
+    with pytest.warns(RuntimeWarning, match=r"env\(s\) \[1\]"):
+        for _ in range(5):
+            obs, _, terminated, truncated, info = venv.step(actions)
+            if truncated.any():
+                break
+    assert truncated.tolist() == [False, True, False] and not terminated.any()
+    assert info[DIVERGED_KEY].tolist() == [False, True, False] and info["_" + DIVERGED_KEY].tolist() == [False, True, False]
+    if mode == AutoresetMode.SAME_STEP:
+        assert info["final_info"][DIVERGED_KEY].tolist() == [False, True, False]
+        assert np.isfinite(obs).all()  # env 1 already restarted
+    else:
+        obs, *_ = venv.step(np.zeros((3, 6), np.float32))  # env 1's reset step
+        assert np.isfinite(obs).all()
+
+
+@pytest.mark.parametrize("task", sorted(TASKS))
+def test_healthy_tasks_never_report_divergence_under_full_random_actions(task):
+    venv = JoltVectorEnv(4, task=task, max_episode_steps=100)
+    venv.reset(seed=3)
+    rng = np.random.default_rng(0)
+    low, high = venv.single_action_space.low, venv.single_action_space.high
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        for _ in range(250):
+            # Bang-bang actions at the control limits: the hardest a policy can push the model.
+            actions = np.where(rng.random(venv.action_space.shape) < 0.5, low, high).astype(np.float32)
+            *_, info = venv.step(actions)
+            assert DIVERGED_KEY not in info
