@@ -95,7 +95,7 @@ class World {
   unsigned update_errors() const { return update_errors_; }
 
   // Whether bodies of robots a and b touched in any physics update since ClearTouches
-  // (or the world's start or restore). Tracked only in worlds of several robots.
+  // (or the world's start or restore). Tracked only in worlds whose rule lets robots touch.
   bool Touched(int a, int b) const { return !touched_.empty() && touched_[size_t(a) * robots_.size() + size_t(b)]; }
   void ClearTouches() { std::fill(touched_.begin(), touched_.end(), 0); }
 
