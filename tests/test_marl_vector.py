@@ -63,7 +63,7 @@ def test_bad_input():
     env.reset(seed=0)
     actions = np.zeros((2, 2, 4), np.float32)
     actions[1, 0, 2] = np.inf
-    with pytest.raises(ValueError, match=r"agent_0 in env 1 contains a non-finite value \(nan\) at index 2"):
+    with pytest.raises(ValueError, match=r"agent_0 in env 1 contains a non-finite value \(inf\) at index 2"):
         env.step(actions)
     with pytest.raises(ValueError, match=r"actions has shape \(2, 4\), expected \(2, 2, 4\)"):
         env.step(np.zeros((2, 4), np.float32))
