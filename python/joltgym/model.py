@@ -171,13 +171,15 @@ def _check_supported(m: mujoco.MjModel) -> None:
             fail(f"geom '{_name(m, 'geom', g)}'", f"colliding {kind} geoms")
 
 
-# Compiled values Jolt receives, per element kind: (MuJoCo array, what the message calls it).
-_RANGE_CHECKED = {
-    "body": [("body_mass", "mass"), ("body_inertia", "inertia"), ("body_pos", "position"), ("body_ipos", "centre of mass")],
-    "geom": [("geom_size", "size"), ("geom_pos", "position"), ("geom_rbound", "bounding radius")],
-    "joint": [("jnt_range", "range"), ("jnt_stiffness", "stiffness")],
-    "actuator": [("actuator_gear", "gear"), ("actuator_ctrlrange", "ctrlrange")],
-}
+# Compiled values Jolt receives: (MuJoCo array, element kind, what the message calls it). Per-dof
+# arrays are named by their joint.
+_RANGE_CHECKED = [
+    ("body_mass", "body", "mass"), ("body_inertia", "body", "inertia"), ("body_pos", "body", "position"),
+    ("body_ipos", "body", "centre of mass"), ("geom_size", "geom", "size"), ("geom_pos", "geom", "position"),
+    ("geom_rbound", "geom", "bounding radius"), ("jnt_range", "joint", "range"), ("jnt_stiffness", "joint", "stiffness"),
+    ("dof_armature", "dof", "armature"), ("dof_damping", "dof", "damping"),
+    ("actuator_gear", "actuator", "gear"), ("actuator_ctrlrange", "actuator", "ctrlrange"),
+]
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
@@ -187,19 +189,14 @@ def _check_representable(m: mujoco.MjModel) -> None:
     def fail(element: str, what: str, value: float) -> None:
         raise ModelRangeError(f"{element}: {what} {value:g} is not finite in float32, the engine's precision")
 
-    for kind, fields in _RANGE_CHECKED.items():
-        for field, what in fields:
-            values = np.asarray(getattr(m, field), np.float64)
-            bad = ~(np.abs(values) <= _FLOAT32_MAX)
-            if bad.any():
-                row = int(np.argwhere(bad)[0][0])
-                fail(f"{kind} '{_name(m, kind, row)}'", what, float(values[bad][0]))
-    dofs = {"dof_armature": "armature", "dof_damping": "damping"}
-    for field, what in dofs.items():
+    for field, kind, what in _RANGE_CHECKED:
         values = np.asarray(getattr(m, field), np.float64)
         bad = ~(np.abs(values) <= _FLOAT32_MAX)
         if bad.any():
-            fail(f"joint '{_name(m, 'joint', int(m.dof_jntid[np.argmax(bad)]))}'", what, float(values[bad][0]))
+            row = int(np.argwhere(bad)[0][0])
+            if kind == "dof":
+                kind, row = "joint", int(m.dof_jntid[row])
+            fail(f"{kind} '{_name(m, kind, row)}'", what, float(values[bad][0]))
     for value, what in ((m.opt.timestep, "timestep"), *((g, "gravity") for g in m.opt.gravity)):
         if not abs(value) <= _FLOAT32_MAX:
             fail("<option>", what, float(value))
