@@ -6,6 +6,7 @@
 // expressed relative to it, so a robot's observations do not depend on where it stands.
 #pragma once
 
+#include "physics/bias_acceleration.h"
 #include "physics/compiled_model.h"
 #include "physics/contact_forces.h"
 #include "physics/gimbal.h"
@@ -103,6 +104,8 @@ class Robot {
   void AddJointEffort(int joint, float effort);
   // Hands each joint row its coordinate and rate before a physics update of length h.
   void BeginAxisRows(float h);
+  // Each body's bias acceleration at its current velocities (robot_bias.cpp).
+  void ComputeBiasAccelerations();
   // Gimbal coordinates at the pose the bodies reach after h at their current velocities.
   void PredictGimbals(float h);
 
@@ -152,6 +155,8 @@ class Robot {
   std::vector<float> row_effort_;                    // per joint, force its drive row delivers
   std::vector<float> last_raw_angle_;
   std::vector<float> qfrc_actuator_;
+  std::vector<Motion> body_motion_, body_bias_;       // per body, scratch for ComputeBiasAccelerations
+  std::vector<BiasAcceleration> bias_accel_;         // per body, for the soft contacts' rows
   float last_update_dt_ = 0.0f;
 };
 

@@ -43,6 +43,9 @@ Robot::Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin)
   frames_.resize(m.bodies().size());
   gimbal_.resize(m.bodies().size());
   gimbal_next_.resize(m.bodies().size());
+  body_motion_.resize(m.bodies().size());
+  body_bias_.resize(m.bodies().size());
+  bias_accel_.resize(m.bodies().size());
   row_effort_.assign(m.joints().size(), 0.0f);
   CreateBodies();
   CreateJoints();

@@ -12,7 +12,9 @@ void Robot::BeforeUpdate(float h) {
   ApplyJointSprings();
   if (model_->has_fluid()) ApplyFluidForces();
   BeginAxisRows(h);
-  for (auto& contacts : soft_contacts_) contacts->BeginStep(h);
+  if (soft_contacts_.empty()) return;
+  ComputeBiasAccelerations();
+  for (size_t i = 0; i < soft_contacts_.size(); ++i) soft_contacts_[i]->BeginStep(h, bias_accel_[size_t(soft_contact_body_[i])]);
 }
 
 void Robot::AppendSoftContactForces(std::vector<ContactForce>& out) const {

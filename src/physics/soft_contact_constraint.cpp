@@ -39,7 +39,7 @@ SoftContactConstraint::SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane
     for (int k = 0; k < PlaneContactFeatures(geoms_[g].type); ++k) slots_[size_t(first_slot_[g] + k)].geom = int(g);
 }
 
-void SoftContactConstraint::BeginStep(float h) {
+void SoftContactConstraint::BeginStep(float h, const BiasAcceleration& bias) {
   const JPH::RMat44 body_transform = mBody2->GetWorldTransform();
   for (Slot& s : slots_) s.num_rows = 0;  // untouched slots end the step inactive
   PlaneContactPoint contacts[kMaxPlaneContacts];
@@ -50,7 +50,7 @@ void SoftContactConstraint::BeginStep(float h) {
                                contacts);
     for (int i = 0; i < n; ++i) {
       if (!(contacts[i].dist < geom.pair.soft.margin)) continue;  // MuJoCo excludes contacts beyond includemargin
-      SetupSlot(slots_[size_t(first_slot_[g] + contacts[i].feature)], geom, contacts[i], h);
+      SetupSlot(slots_[size_t(first_slot_[g] + contacts[i].feature)], geom, contacts[i], h, bias);
     }
   }
   for (Slot& s : slots_) {
@@ -62,11 +62,12 @@ void SoftContactConstraint::BeginStep(float h) {
 }
 
 void SoftContactConstraint::SetupSlot(Slot& slot, const SoftContactGeom& geom, const PlaneContactPoint& contact,
-                                      float h) {
+                                      float h, const BiasAcceleration& bias) {
   const JPH::Vec3 n = plane_normal_;
   slot.pos = contact.pos;
   slot.r2 = JPH::Vec3(JPH::RVec3(contact.pos) - mBody2->GetCenterOfMassPosition());
   const JPH::Vec3 v = mBody2->GetPointVelocity(JPH::RVec3(contact.pos));
+  const JPH::Vec3 bias_at_point = bias.At(slot.r2);
   const ContactPair& pair = geom.pair;
   JPH::Vec3 dirs[kMaxRows];  // MuJoCo's row Jacobians, J_n +- mu J_t (not unit)
   if (pair.frictional) {
@@ -86,6 +87,7 @@ void SoftContactConstraint::SetupSlot(Slot& slot, const SoftContactGeom& geom, c
     const float length = dirs[r].Length();
     float softness, target;
     pair.soft.Row(contact.dist, dirs[r].Dot(v), h, softness, target);
+    target += h * dirs[r].Dot(bias_at_point);
     // The unit row J/|J| carries the impulse |J| lambda: softness over |J|^2, target over |J|.
     Row& row = slot.rows[r];
     row.axis = dirs[r] / length;

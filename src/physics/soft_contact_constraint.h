@@ -9,6 +9,7 @@
 // position correction: as in MuJoCo, the stiffness term alone pushes the body back out.
 #pragma once
 
+#include "physics/bias_acceleration.h"
 #include "physics/contact_forces.h"
 #include "physics/contact_pair.h"
 #include "physics/own_constraint_settings.h"
@@ -39,7 +40,9 @@ class SoftContactConstraint final : public OwnConstraint {
 
   // Finds the contacts and sets up their rows for a physics update of length h; call
   // before the update, with the bodies' velocities still those of the update's start.
-  void BeginStep(float h);
+  // `bias` is the body's (bias_acceleration.h): each row's target takes h J . bias(r) on
+  // top, so that the row solves MuJoCo's J qacc rather than the point's acceleration.
+  void BeginStep(float h, const BiasAcceleration& bias);
 
   // Appends the force of each contact of the last update of length dt (both sides; the
   // plane's side with an invalid body id). robot / robot_body name the body's owner.
@@ -73,7 +76,8 @@ class SoftContactConstraint final : public OwnConstraint {
     Row rows[kMaxRows];
   };
 
-  void SetupSlot(Slot& slot, const SoftContactGeom& geom, const PlaneContactPoint& contact, float h);
+  void SetupSlot(Slot& slot, const SoftContactGeom& geom, const PlaneContactPoint& contact, float h,
+                 const BiasAcceleration& bias);
 
   JPH::Vec3 plane_point_;
   JPH::Vec3 plane_normal_;
