@@ -1,0 +1,96 @@
+"""The native module's own code built with AddressSanitizer + UndefinedBehaviorSanitizer, and with
+ThreadSanitizer, and a subset of this suite run against each build: a sanitizer report aborts the
+run, so passing means none. The build is cached in joltgym's cache directory and rebuilt
+incrementally; only our code is instrumented (CMake option JOLTGYM_SANITIZED_MODULES), on one Jolt
+built as usual for both kinds (from ccache where the machine has it).
+
+What runs where, and why the rest does not:
+- ASan + UBSan: the whole suite but what starts other interpreters (RLlib, the side virtual
+  environments, the examples, the spawn-pickling test: a child imports the installed module, not
+  this build), what measures memory (test_resources: ASan's quarantine holds freed memory) and the
+  SB3 training run (minutes under ASan, and no native code the rest does not reach).
+- TSan: the tests that step envs on threads (the pool, packed worlds, concurrent callers, vector
+  envs). Python and Jolt are not instrumented; TSan still sees every lock and thread through its
+  interceptors, and the pool synchronises through its own mutexes and condition variables."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from side_venv import cache_dir
+
+REPO = Path(__file__).resolve().parent.parent
+
+KINDS = {
+    "address,undefined": dict(
+        runtime=["libasan.so", "libstdc++.so"],  # libstdc++ too: else ASan cannot find the real __cxa_throw
+        options={"ASAN_OPTIONS": "detect_leaks=0", "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"},
+        tests=["tests"],
+        ignore=["tests/test_sanitizers.py", "tests/test_rllib.py", "tests/rllib", "tests/test_oldest_gymnasium.py",
+                "tests/test_examples.py", "tests/test_resources.py", "tests/test_sb3_adapter.py"],
+        deselect=["tests/test_pickling.py::test_vector_env_unpickled_in_another_process_runs_the_same_episodes"],
+    ),
+    "thread": dict(
+        runtime=["libtsan.so", "libstdc++.so"],
+        options={"TSAN_OPTIONS": "halt_on_error=1:second_deadlock_stack=1"},
+        tests=["tests/test_concurrency.py", "tests/test_packed_worlds.py", "tests/test_vector_env.py",
+               "tests/test_marl_vector.py"],
+        ignore=[],
+        deselect=[],
+    ),
+}
+
+
+def compiler_file(name: str) -> str:
+    path = subprocess.run(["g++", f"-print-file-name={name}"], capture_output=True, text=True, check=True).stdout.strip()
+    if not os.path.isabs(path):
+        raise AssertionError(f"g++ has no {name}: install its sanitizer runtime (Debian: libasan8, libtsan2, libubsan1)")
+    return path
+
+
+def build(kind: str) -> Path:
+    """A folder holding the joltgym package with this kind's sanitized native module."""
+    key = hashlib.sha256(f"{sys.prefix}\n{REPO}".encode()).hexdigest()[:10]
+    root = cache_dir() / f"sanitized-{key}"
+    build_dir = root / "build"
+    name = kind.replace(",", "-")
+    import pybind11
+
+    # Every kind in one build folder, so that Jolt is compiled once for all of them.
+    configure = subprocess.run(
+        ["cmake", "-S", str(REPO), "-B", str(build_dir), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+         f"-DJOLTGYM_SANITIZED_MODULES={';'.join(KINDS)}", f"-Dpybind11_DIR={pybind11.get_cmake_dir()}",
+         f"-DPython_EXECUTABLE={sys.executable}"], capture_output=True, text=True, timeout=900)
+    assert configure.returncode == 0, configure.stdout[-4000:] + configure.stderr[-4000:]
+    done = subprocess.run(["cmake", "--build", str(build_dir), "--target", f"_native_{name}"], capture_output=True,
+                          text=True, timeout=3600)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    package = root / "package" / name / "joltgym"
+    shutil.rmtree(package, ignore_errors=True)
+    shutil.copytree(REPO / "python" / "joltgym", package, ignore=shutil.ignore_patterns("_native*", "__pycache__"))
+    (module,) = (build_dir / "sanitized" / name).glob("_native*.so")
+    shutil.copy2(module, package / module.name)
+    return package.parent
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_suite_runs_clean_under_sanitizers(kind):
+    spec = KINDS[kind]
+    env = dict(os.environ, **spec["options"])
+    env["LD_PRELOAD"] = " ".join(compiler_file(name) for name in spec["runtime"])
+    package_parent = build(kind)
+    args = [sys.executable, str(REPO / "tests" / "sanitized_run.py"), str(package_parent), "-q", "-p", "no:cacheprovider",
+            *[str(REPO / t) for t in spec["tests"]], *[f"--ignore={REPO / i}" for i in spec["ignore"]],
+            *[f"--deselect={d}" for d in spec["deselect"]]]
+    run = subprocess.run(args, cwd=REPO, env=env, capture_output=True, text=True, timeout=3600)
+    output = run.stdout + run.stderr
+    reports = [line for line in output.splitlines() if "Sanitizer" in line or "runtime error:" in line]
+    assert run.returncode == 0 and not reports, "\n".join(reports[:20]) + "\n" + output[-6000:]
+    assert " passed" in output
