@@ -26,6 +26,9 @@ GimbalCoordinates MeasureGimbal(JPH::QuatArg parent_rest, JPH::QuatArg basis, JP
   out.rate_rows[0] = e2.Cross(e3) / det;
   out.rate_rows[1] = e3.Cross(e1) / det;
   out.rate_rows[2] = e1.Cross(e2) / det;
+  out.axes[0] = e1;
+  out.axes[1] = e2;
+  out.axes[2] = e3;
   return out;
 }
 

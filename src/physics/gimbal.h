@@ -20,6 +20,9 @@ struct GimbalCoordinates {
   // inverse of the matrix of world joint axes. A generalized force f on coordinate k
   // is the torque f * j_k on the child (and -f * j_k on the parent).
   JPH::Vec3 rate_rows[3];
+  // The world joint axes e_k themselves (a1; a2 after q1; a3 after q1 and q2), of which the
+  // rate rows are the inverse.
+  JPH::Vec3 axes[3];
 };
 
 // parent_rest: world orientation the child's body frame would have with every

@@ -122,6 +122,8 @@ class Robot {
   // Angle of a rotational scalar joint relative to qpos0, in (-pi, pi].
   float MeasureAngle(const CompiledJoint& joint) const;
   float JointRate(const CompiledJoint& joint) const;
+  // World direction of a slide joint.
+  JPH::Vec3 SlideAxis(const CompiledJoint& joint) const;
   float SlidePosition(const CompiledJoint& joint) const;
   float ScalarJointQ(int joint) const;
   JPH::Quat ParentRotation(int body) const;

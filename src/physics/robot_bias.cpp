@@ -22,23 +22,15 @@ void Robot::ComputeBiasAccelerations() {
       bias = bias + CrossMotion(v, unit_times_rate);
       v = v + unit_times_rate;
     };
-    JPH::Vec3 gimbal_axes[3];
-    if (cb.attachment == Attachment::Gimbal) {
-      // World joint axes: the inverse of the rate rows' matrix (gimbal.h).
-      const GimbalCoordinates& g = gimbal_[i];
-      const JPH::Mat44 rows_as_columns(JPH::Vec4(g.rate_rows[0], 0.0f), JPH::Vec4(g.rate_rows[1], 0.0f),
-                                       JPH::Vec4(g.rate_rows[2], 0.0f), JPH::Vec4(0.0f, 0.0f, 0.0f, 1.0f));
-      const JPH::Mat44 axes = rows_as_columns.Inversed3x3().Transposed3x3();
-      for (int k = 0; k < 3; ++k) gimbal_axes[k] = axes.GetColumn3(k);
-    }
     for (int j : cb.joints) {
       const CompiledJoint& joint = m.joints()[size_t(j)];
       switch (joint.type) {
         case JointType::Hinge: {
           const JPH::Vec3 anchor = relative(b.GetWorldTransform() * joint.anchor_local);
           if (joint.gimbal_slot >= 0) {
+            const GimbalCoordinates& g = gimbal_[i];
             const int k = joint.gimbal_slot;
-            const JPH::Vec3 turn = gimbal_axes[k] * gimbal_[i].rate_rows[k].Dot(RelativeAngularVelocity(joint));
+            const JPH::Vec3 turn = g.axes[k] * g.rate_rows[k].Dot(RelativeAngularVelocity(joint));
             apply({turn, anchor.Cross(turn)});
           } else {
             apply(HingeMotion(b.GetRotation() * joint.axis_local, anchor) * JointRate(joint));
@@ -46,10 +38,7 @@ void Robot::ComputeBiasAccelerations() {
           break;
         }
         case JointType::Slide: {
-          const JPH::Vec3 axis = cb.attachment == Attachment::Planar
-                                     ? cb.rot0 * joint.axis_local
-                                     : ParentRotation(int(i)) * (cb.rel_rot0 * joint.axis_local);
-          apply(SlideMotion(axis) * JointRate(joint));
+          apply(SlideMotion(SlideAxis(joint)) * JointRate(joint));
           break;
         }
         case JointType::Free: {

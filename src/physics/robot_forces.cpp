@@ -14,7 +14,8 @@ void Robot::BeforeUpdate(float h) {
   BeginAxisRows(h);
   if (soft_contacts_.empty()) return;
   ComputeBiasAccelerations();
-  for (size_t i = 0; i < soft_contacts_.size(); ++i) soft_contacts_[i]->BeginStep(h, bias_accel_[size_t(soft_contact_body_[i])]);
+  for (size_t i = 0; i < soft_contacts_.size(); ++i)
+    soft_contacts_[i]->BeginStep(h, bias_accel_[size_t(soft_contact_body_[i])]);
 }
 
 void Robot::AppendSoftContactForces(std::vector<ContactForce>& out) const {

@@ -93,11 +93,17 @@ float Robot::JointRate(const CompiledJoint& joint) const {
   // Slide
   if (cb.attachment == Attachment::Planar) {
     const JPH::RVec3 anchor = b.GetWorldTransform() * model_->joints()[cb.joints.back()].anchor_local;
-    return (cb.rot0 * joint.axis_local).Dot(PointVelocity(joint.body, anchor));
+    return SlideAxis(joint).Dot(PointVelocity(joint.body, anchor));
   }
   const JPH::RVec3 anchor = b.GetWorldTransform() * joint.anchor_local;
-  const JPH::Vec3 axis = ParentRotation(joint.body) * (cb.rel_rot0 * joint.axis_local);
-  return axis.Dot(PointVelocity(joint.body, anchor) - PointVelocity(joint.parent, anchor));
+  return SlideAxis(joint).Dot(PointVelocity(joint.body, anchor) - PointVelocity(joint.parent, anchor));
+}
+
+JPH::Vec3 Robot::SlideAxis(const CompiledJoint& joint) const {
+  const CompiledBody& cb = model_->bodies()[joint.body];
+  // A planar root's slides come before its hinge: fixed world axes.
+  if (cb.attachment == Attachment::Planar) return cb.rot0 * joint.axis_local;
+  return ParentRotation(joint.body) * (cb.rel_rot0 * joint.axis_local);
 }
 
 float Robot::ScalarJointQ(int j) const {
