@@ -9,11 +9,13 @@ import warnings
 
 import gymnasium as gym
 import numpy as np
+import pettingzoo
 import pytest
 from gymnasium.vector import AutoresetMode
 
 import joltgym  # noqa: F401  (registers the ids)
 from joltgym.divergence import DIVERGED_KEY
+from joltgym.marl.vector import MultiAgentVectorEnv
 from joltgym.model import resolve_model_path
 from joltgym.tasks import TASKS, task_spec
 from joltgym.vector import JoltVectorEnv
@@ -78,3 +80,55 @@ def test_healthy_tasks_never_report_divergence_under_full_random_actions(task):
             actions = np.where(rng.random(venv.action_space.shape) < 0.5, low, high).astype(np.float32)
             *_, info = venv.step(actions)
             assert DIVERGED_KEY not in info
+
+
+def test_a_diverging_multi_agent_world_truncates_every_agent_flags_and_warns(runaway_cheetah):
+    # MaHalfCheetah runs on the native MultiAgentEnv, as every multi-agent env does: its robot's
+    # divergence ends the episode of both agents (the world's state means nothing to either).
+    env = pettingzoo.make("parallel", "joltgym/MaHalfCheetah-v0", agent_conf="2x3", xml_file=runaway_cheetah)
+    env.reset(seed=0)
+    with pytest.warns(RuntimeWarning, match="physics diverged"):
+        for step in range(1, 6):
+            _, _, terminated, truncated, infos = env.step({a: np.ones(3, np.float32) for a in env.agents})
+            if any(truncated.values()):
+                break
+    assert step <= 3, step
+    assert truncated == {"agent_0": True, "agent_1": True} and not any(terminated.values())
+    assert all(infos[a][DIVERGED_KEY] is True for a in ("agent_0", "agent_1"))
+    assert env.agents == []
+    obs, infos = env.reset(seed=1)
+    assert all(np.isfinite(o).all() for o in obs.values()) and not any(DIVERGED_KEY in i for i in infos.values())
+
+
+def test_a_diverging_world_of_a_multi_agent_vector_env_is_flagged_and_truncated_alone(runaway_cheetah):
+    venv = MultiAgentVectorEnv("joltgym/MaHalfCheetah-v0", 3, num_threads=2, agent_conf="2x3", xml_file=runaway_cheetah)
+    venv.reset(seed=0)
+    actions = np.zeros((3, 2, 3), np.float32)
+    actions[1] = 1.0  # zero actions apply no torque: worlds 0 and 2 stay sane
+    with pytest.warns(RuntimeWarning, match=r"world\(s\) \[1\]"):
+        for _ in range(5):
+            obs, _, terminated, truncated, infos = venv.step(actions)
+            if truncated.any():
+                break
+    assert truncated.tolist() == [[False, False], [True, True], [False, False]] and not terminated.any()
+    assert infos[DIVERGED_KEY].tolist() == [False, True, False]
+    obs, *_, infos = venv.step(np.zeros((3, 2, 3), np.float32))  # world 1's reset step
+    assert np.isfinite(obs).all() and infos["_reset"].tolist() == [False, True, False] and DIVERGED_KEY not in infos
+
+
+@pytest.mark.parametrize("env_id", ["joltgym/SumoAnts-v0", "joltgym/SumoHumanoids-v0", "joltgym/AntSwarm-v0"])
+def test_shared_worlds_never_report_divergence_under_bang_bang_actions(env_id):
+    venv = MultiAgentVectorEnv(env_id, 2, num_threads=1, max_cycles=100)
+    venv.reset(seed=3)
+    rng = np.random.default_rng(0)
+    low = np.zeros((venv.task.num_agents, venv.task.max_act_dim), np.float32)
+    high = low.copy()
+    for i, agent in enumerate(venv.possible_agents):  # each agent's control limits, padded with zeros
+        space = venv.action_spaces[agent]
+        low[i, : space.shape[0]], high[i, : space.shape[0]] = space.low, space.high
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        for _ in range(150):
+            actions = np.where(rng.random((2, *low.shape)) < 0.5, low, high).astype(np.float32)
+            *_, infos = venv.step(actions)
+            assert DIVERGED_KEY not in infos

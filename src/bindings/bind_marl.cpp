@@ -56,12 +56,12 @@ py::tuple Outputs(const MultiAgentTask& t) {
 }
 
 MultiAgentPoolOutput PoolOutputs(MultiAgentPool& pool, const py::list& outputs) {
-  if (outputs.size() != 8) throw py::value_error("outputs: 8 buffers expected");
+  if (outputs.size() != 9) throw py::value_error("outputs: 9 buffers expected");
   const MultiAgentTask& t = pool.task();
   const py::ssize_t w = pool.num_worlds(), a = t.num_agents();
   auto at = [&](size_t i) { return outputs[i].cast<py::array>(); };
   py::array obs = at(0), state = at(1), rewards = at(2), terminated = at(3), truncated = at(4), infos = at(5),
-            was_reset = at(6), acted = at(7);
+            was_reset = at(6), acted = at(7), diverged = at(8);
   MultiAgentPoolOutput out;
   out.obs = Writable<float>(obs, {w, a, t.max_obs_dim()}, "obs");
   out.state = Writable<float>(state, {w, t.state_dim()}, "state");
@@ -71,6 +71,7 @@ MultiAgentPoolOutput PoolOutputs(MultiAgentPool& pool, const py::list& outputs) 
   out.infos = Writable<double>(infos, {w, a, t.info_layout().size()}, "infos");
   out.was_reset = Writable<bool>(was_reset, {w}, "was_reset");
   out.acted = Writable<bool>(acted, {w, a}, "acted");
+  out.diverged = Writable<bool>(diverged, {w}, "diverged");
   return out;
 }
 
@@ -194,17 +195,20 @@ void BindMarl(py::module_& m) {
             auto infos = out[2].cast<py::array_t<double>>();
             py::array_t<float> rewards(n);
             py::array_t<bool> terminated(n), truncated(n);
+            bool diverged = false;
             MultiAgentStepOutput o{obs.mutable_data(),        state.mutable_data(),     rewards.mutable_data(),
-                                   terminated.mutable_data(), truncated.mutable_data(), infos.mutable_data()};
+                                   terminated.mutable_data(), truncated.mutable_data(), infos.mutable_data(),
+                                   &diverged};
             {
               py::gil_scoped_release release;
               std::lock_guard<std::mutex> lock(self.mutex);
               self.env.Step(a.data(), self.ctx, o);
             }
-            return py::make_tuple(obs, state, rewards, terminated, truncated, infos);
+            return py::make_tuple(obs, state, rewards, terminated, truncated, infos, diverged);
           },
           py::arg("actions"),
-          "One step with actions [agents, max_act_dim]; returns (obs, state, rewards, terminated, truncated, infos).")
+          "One step with actions [agents, max_act_dim]; returns (obs, state, rewards, terminated, truncated, infos, "
+          "diverged), diverged: the world's physics diverged and every agent still playing was truncated.")
       .def_property_readonly("task", [](PyMultiAgentEnv& self) { return &self.env.task(); },
                              py::return_value_policy::reference_internal)
       .def(
@@ -276,7 +280,7 @@ void BindMarl(py::module_& m) {
             self.Reset(seeds.is_none() ? nullptr : seed_array.data(), out);
           },
           py::arg("outputs"), py::arg("seeds") = py::none(),
-          "Reset every world into outputs = [obs, state, rewards, terminated, truncated, infos, was_reset, acted].")
+          "Reset every world into outputs = [obs, state, rewards, terminated, truncated, infos, was_reset, acted, diverged].")
       .def(
           "step_into",
           [](MultiAgentPool& self, const py::object& actions, const py::list& outputs) {

@@ -54,7 +54,9 @@ void MultiAgentEnv::Step(const float* actions, StepContext& ctx, const MultiAgen
   const size_t info_size = size_t(task_->info_layout().size());
   std::fill(out.infos, out.infos + size_t(n) * info_size, 0.0);
   task_->Score(world_, actions_.data(), elapsed_, ws_, out.rewards, out.terminated, out.infos);
-  const bool time_up = max_episode_steps_ > 0 && elapsed_ >= max_episode_steps_;
+  const bool diverged = world_.AnyRobotDiverged();
+  if (out.diverged) *out.diverged = diverged;
+  const bool time_up = (max_episode_steps_ > 0 && elapsed_ >= max_episode_steps_) || diverged;
   for (int i = 0; i < n; ++i) {
     if (!live_[size_t(i)]) {
       out.rewards[i] = 0.0f;

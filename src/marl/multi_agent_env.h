@@ -20,6 +20,9 @@ struct MultiAgentStepOutput {
   bool* terminated = nullptr;  // [agents]
   bool* truncated = nullptr;   // [agents]
   double* infos = nullptr;     // [agents, info size]
+  // Optional [1]: the world's physics diverged (World::AnyRobotDiverged) in this step, and
+  // every agent still playing was truncated.
+  bool* diverged = nullptr;
 };
 
 class MultiAgentEnv {
@@ -41,6 +44,7 @@ class MultiAgentEnv {
   // Throws std::invalid_argument, before any physics, if a playing agent's action is not
   // finite (naming the agent) or the episode is over. Agents that are done already get
   // zero controls; their rows report reward 0, terminated, and the last observation.
+  // A world whose physics diverged truncates every agent still playing (the episode is over).
   void Step(const float* actions, StepContext& ctx, const MultiAgentStepOutput& out);
 
  private:

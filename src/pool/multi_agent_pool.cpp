@@ -46,6 +46,7 @@ void MultiAgentPool::ResetWorld(int w, const MultiAgentPoolOutput& out) {
   std::fill(out.terminated + size_t(w) * agents, out.terminated + size_t(w + 1) * agents, false);
   std::fill(out.truncated + size_t(w) * agents, out.truncated + size_t(w + 1) * agents, false);
   std::fill(out.acted + size_t(w) * agents, out.acted + size_t(w + 1) * agents, false);
+  out.diverged[w] = false;
 }
 
 void MultiAgentPool::StepWorld(int w, const float* actions, const MultiAgentPoolOutput& out, StepContext& ctx) {
@@ -64,6 +65,7 @@ void MultiAgentPool::StepWorld(int w, const float* actions, const MultiAgentPool
   o.terminated = out.terminated + size_t(w) * agents;
   o.truncated = out.truncated + size_t(w) * agents;
   o.infos = out.infos + size_t(w) * agents * size_t(t.info_layout().size());
+  o.diverged = out.diverged + w;
   env.Step(actions + size_t(w) * agents * size_t(t.max_act_dim()), ctx, o);
   out.was_reset[w] = false;
 }

@@ -24,6 +24,7 @@ struct MultiAgentPoolOutput {
   double* infos = nullptr;     // [worlds, agents, info size]; reset rows for worlds in `was_reset`
   bool* was_reset = nullptr;   // [worlds] the world began a new episode in this call
   bool* acted = nullptr;       // [worlds, agents] the agent was playing in this step
+  bool* diverged = nullptr;    // [worlds] the world's physics diverged and its agents were truncated
 };
 
 class MultiAgentPool {

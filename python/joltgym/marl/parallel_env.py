@@ -16,6 +16,7 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import ParallelEnv
 
 from joltgym import _native
+from joltgym.divergence import DIVERGED_KEY, warn_diverged
 from joltgym.seeding import EpisodeSeeds
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings
 
@@ -129,14 +130,19 @@ class JoltParallelEnv(ParallelEnv, EzPickle):
         self._check_open()
         playing = self.agents
         batch = self._action_batch(actions, playing)
-        obs, self._state, rewards, terminated, truncated, infos = self._env.step(batch)
+        obs, self._state, rewards, terminated, truncated, infos, diverged = self._env.step(batch)
         rows = {agent: self._index[agent] for agent in playing}
+        agent_infos = self._infos(infos, playing, reset=False)
+        if diverged:
+            for agent in playing:
+                agent_infos[agent][DIVERGED_KEY] = True
+            warn_diverged(self.metadata["name"])
         result = (
             self._observations(obs, playing),
             {agent: float(rewards[i]) for agent, i in rows.items()},
             {agent: bool(terminated[i]) for agent, i in rows.items()},
             {agent: bool(truncated[i]) for agent, i in rows.items()},
-            self._infos(infos, playing, reset=False),
+            agent_infos,
         )
         self.agents = [agent for agent, i in rows.items() if not (terminated[i] or truncated[i])]
         if self.render_mode == "human":  # PettingZoo's "human" mode draws on every step

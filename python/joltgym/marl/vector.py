@@ -15,6 +15,7 @@ import pettingzoo
 from gymnasium.error import ClosedEnvironmentError
 
 from joltgym import _native
+from joltgym.divergence import DIVERGED_KEY, warn_diverged
 from joltgym.rendering import VectorRenderer
 
 
@@ -68,6 +69,7 @@ class MultiAgentVectorEnv:
             np.zeros((w, a, sum(width for _, _, width, _ in self.task.info_layout)), np.float64),
             np.zeros(w, bool),
             np.zeros((w, a), bool),
+            np.zeros(w, bool),
         ]
         self._lock = threading.Lock()
         self.closed = False
@@ -101,11 +103,16 @@ class MultiAgentVectorEnv:
     def step(self, actions: np.ndarray):
         """actions [num_envs, agents, max_act_dim] -> obs, rewards, terminations, truncations, infos
         (arrays [num_envs, agents, ...]; ``infos["_reset"]`` marks worlds that began a new episode,
-        ``infos["acted"]`` the agents that played in this step)."""
+        ``infos["acted"]`` the agents that played in this step; ``infos["physics_diverged"]``, only
+        when a world's physics diverged, marks those worlds, whose agents were all truncated, and a
+        RuntimeWarning names them)."""
         with self._lock:
             self._check_open()
             self._pool.step_into(actions, self._buffers)
-            return self._out(0), self._out(2), self._out(3), self._out(4), self._infos(reset=False)
+            result = self._out(0), self._out(2), self._out(3), self._out(4), self._infos(reset=False)
+        if DIVERGED_KEY in result[4]:
+            warn_diverged(f"{self.env_id} in a MultiAgentVectorEnv, world(s) {np.flatnonzero(result[4][DIVERGED_KEY]).tolist()}")
+        return result
 
     def state(self) -> np.ndarray:
         return self._out(1)
@@ -171,6 +178,8 @@ class MultiAgentVectorEnv:
             infos[key] = rows[:, :, offset].copy() if width == 1 else rows[:, :, offset : offset + width].copy()
         infos["_reset"] = self._buffers[6].copy()
         infos["acted"] = self._buffers[7].copy()
+        if not reset and self._buffers[8].any():
+            infos[DIVERGED_KEY] = self._buffers[8].copy()
         return infos
 
     def _check_open(self) -> None:
