@@ -41,16 +41,24 @@ def measure(task: str, solver: SolverSettings, steps: int, seed: int) -> tuple[f
 
 
 def parse(setting: str, base: SolverSettings) -> SolverSettings:
-    """substeps,vel,pos,baumgarte over the task's own settings (its other fields kept)."""
-    sub, vel, pos, baumgarte = setting.split(",")
+    """substeps,vel,pos,baumgarte[,field=value...] over the task's own settings (its other fields
+    kept), e.g. ``4,20,1,1.0,block_hinges=False``."""
+    sub, vel, pos, baumgarte, *extra = setting.split(",")
+    fields = {}
+    for item in extra:
+        key, _, value = item.partition("=")
+        if key not in SolverSettings.__dataclass_fields__ or not value:
+            raise SystemExit(f"{setting!r}: {item!r} is not field=value of SolverSettings")
+        kind = type(getattr(base, key))
+        fields[key] = value == "True" if kind is bool else kind(value)
     return dataclasses.replace(base, substeps=int(sub), velocity_iterations=int(vel), position_iterations=int(pos),
-                               baumgarte=float(baumgarte))
+                               baumgarte=float(baumgarte), **fields)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("task", choices=list(joltgym.tasks.TASKS))
-    parser.add_argument("--settings", nargs="+", default=None, help="substeps,vel,pos,baumgarte ...")
+    parser.add_argument("--settings", nargs="+", default=None, help="substeps,vel,pos,baumgarte[,field=value...] ...")
     parser.add_argument("--steps", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--threshold", type=float, default=2e-3, help="anchor separation that counts (m)")
