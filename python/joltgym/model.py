@@ -58,6 +58,10 @@ class SolverSettings:
     # Armature, damping and limit rows solved after the joints (closer to MuJoCo's motion); False:
     # before them, which holds joint anchors tighter.
     joint_rows_last: bool = True
+    # Every joint row of a robot solved exactly at each iteration, over the robot's tree
+    # (articulation_constraint.h). Robots with a free root and single 3-D hinges (Ant); other
+    # models raise UnsupportedFeatureError.
+    articulated_joints: bool = False
 
     def to_native(self) -> _native.SolverDesc:
         if self.substeps < 1 or self.velocity_iterations < 1 or self.position_iterations < 0:

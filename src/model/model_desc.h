@@ -144,6 +144,9 @@ struct SolverDesc {
   // Armature, damping and limit rows solved after the joints (closer to MuJoCo's motion); false:
   // before them (joint anchors held tighter). See joint_axis_constraint.cpp.
   bool joint_rows_last = true;
+  // Every joint row of a robot solved exactly per iteration over its tree
+  // (articulation_constraint.h), where the robot is one that supports it.
+  bool articulated_joints = false;
 };
 
 struct ModelDesc {

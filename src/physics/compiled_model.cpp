@@ -77,6 +77,7 @@ CompiledModel::CompiledModel(const ModelDesc& desc) : desc_(desc) {
   CompileBodies();
   CompileJoints();
   if (desc_.solver.planar_links) CompilePlanarLinks();
+  if (desc_.solver.articulated_joints) CheckArticulable();
   CompileActuators();
   CompileCollisionTable();
   for (const SiteDesc& site : desc_.sites)
@@ -216,6 +217,21 @@ void CompiledModel::CompileJoints() {
     }
     b.attachment = Attachment::Planar;
     b.allowed_dofs = dofs;
+  }
+}
+
+void CompiledModel::CheckArticulable() const {
+  const auto refuse = [](const std::string& why) {
+    throw UnsupportedFeature("solver articulated_joints: " + why +
+                             " (it supports a free root and single 3-D hinges below it; set it to False)");
+  };
+  if (bodies_.size() < 2) refuse("the model has a single body");
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    const CompiledBody& b = bodies_[i];
+    if (b.planar_link || b.attachment == Attachment::Planar) refuse("body '" + b.name + "' is a planar link");
+    if (i == 0 && b.attachment == Attachment::Free) continue;
+    if (b.attachment != Attachment::Hinge) refuse("body '" + b.name + "' is not attached by a single hinge");
+    if (i > 0 && b.parent < 0) refuse("body '" + b.name + "' starts a second tree");
   }
 }
 

@@ -162,6 +162,8 @@ class CompiledModel {
   // time holding axes that the restriction already holds (jolt-mapping.md, "Packing and
   // planar joints": 0.7x the cost per update, anchors held as well or better).
   void CompilePlanarLinks();
+  // UnsupportedFeature unless every body is one an ArticulationConstraint solves.
+  void CheckArticulable() const;
 
   ModelDesc desc_;
   std::vector<CompiledBody> bodies_;

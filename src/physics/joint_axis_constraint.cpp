@@ -42,7 +42,18 @@ void JointAxisConstraint::ResetWarmStart() {
   angular_drive_.total = angular_limit_.total = 0.0f;
 }
 
+void JointAxisConstraint::PrepareForArticulation(float dt, JPH::Vec3& axis, AxisRowState*& drive,
+                                                 AxisRowState*& limit, bool& lower_limit) {
+  world_axis_ = mBody1->GetRotation() * params_.axis_local1;
+  SetupAngular(dt);
+  axis = world_axis_;
+  drive = has_drive_ ? &angular_drive_ : nullptr;
+  limit = limit_side_ != LimitSide::None ? &angular_limit_ : nullptr;
+  lower_limit = limit_side_ == LimitSide::Lower;
+}
+
 void JointAxisConstraint::SetupVelocityConstraint(float dt) {
+  if (params_.in_articulation) return;
   world_axis_ = params_.axis_from_step ? step_axis_ : mBody1->GetRotation() * params_.axis_local1;
   if (params_.angular) {
     SetupAngular(dt);
@@ -133,6 +144,7 @@ void JointAxisConstraint::ApplyAngularImpulse(float impulse) {
 }
 
 void JointAxisConstraint::WarmStartVelocityConstraint(float ratio) {
+  if (params_.in_articulation) return;
   if (params_.angular) {
     angular_drive_.total *= ratio;
     angular_limit_.total *= ratio;
@@ -186,6 +198,7 @@ bool JointAxisConstraint::SolveLinear(AxisRow& row, float min_lambda, float max_
 }
 
 bool JointAxisConstraint::SolveVelocityConstraint(float) {
+  if (params_.in_articulation) return false;
   if (params_.angular) return SolveAngular();
   bool applied = has_drive_ && SolveLinear(drive_, -FLT_MAX, FLT_MAX);
   // Positive impulses raise the joint rate: a lower limit may only push up.

@@ -36,6 +36,13 @@
 
 namespace joltgym {
 
+// A soft row along a joint's axis: J v + softness * total + bias = 0 at convergence.
+struct AxisRowState {
+  float softness = 0.0f;
+  float bias = 0.0f;
+  float total = 0.0f;  // accumulated impulse (warm start); positive raises the joint rate
+};
+
 struct JointAxisParams {
   bool angular = true;       // hinge (angular rows) or slide (linear rows)
   JPH::Vec3 axis_local1;     // joint axis in body 1's COM frame
@@ -57,6 +64,9 @@ struct JointAxisParams {
   bool soft = true;          // MuJoCo's soft limit, else the hard speculative row
   SoftLimit soft_limit;
   bool after_joints = true;  // solved after the joint constraints (SolverDesc::joint_rows_last)
+  // The rows are solved by the robot's ArticulationConstraint (SolverDesc::articulated_joints),
+  // which takes them from PrepareForArticulation; this constraint then solves nothing itself.
+  bool in_articulation = false;
 };
 
 class JointAxisConstraint final : public OwnConstraint {
@@ -76,6 +86,11 @@ class JointAxisConstraint final : public OwnConstraint {
   // Whether the joint's forces go through the drive row instead of onto the bodies (see
   // JointAxisParams::forces_through_row).
   bool takes_joint_forces() const { return has_drive_ && params_.forces_through_row; }
+
+  // For in_articulation rows, at the update's setup: the axis (world) and this update's drive
+  // and limit rows (null where the joint has none or the limit is inactive; lower_limit: it
+  // may only push the rate up).
+  void PrepareForArticulation(float dt, JPH::Vec3& axis, AxisRowState*& drive, AxisRowState*& limit, bool& lower_limit);
 
   // Impulse the range limit applied in the last step (positive raises the joint rate).
   float limit_impulse() const {
@@ -99,12 +114,7 @@ class JointAxisConstraint final : public OwnConstraint {
   struct AxisRow {
     JPH::AxisConstraintPart linear;
   };
-  // One angular row: J v + softness * total + bias = 0 at convergence.
-  struct AngularRow {
-    float softness = 0.0f;
-    float bias = 0.0f;
-    float total = 0.0f;  // accumulated impulse (warm start)
-  };
+  using AngularRow = AxisRowState;
 
   // The limit row's softness and bias for this step (Jolt's +rate direction); false: inactive.
   bool LimitRow(float dt, float& softness, float& bias);

@@ -1,8 +1,10 @@
 // Building a robot's Jolt bodies and constraints in its world's system.
 #include "physics/robot.h"
 
+#include "physics/articulation_constraint.h"
 #include "physics/geom_shapes.h"
 #include "physics/gimbal_constraint.h"
+#include "physics/hinge_position_constraint.h"
 #include "physics/jolt_runtime.h"
 #include "physics/planar_point_constraint.h"
 #include "physics/world.h"
@@ -94,6 +96,11 @@ void Robot::CreateBodies() {
 void Robot::CreateJoints() {
   const CompiledModel& m = *model_;
   axis_rows_.resize(m.joints().size());
+  const bool articulated = m.solver().articulated_joints;  // the model checked it can (CheckArticulable)
+  std::vector<ArticulatedHinge> hinges;
+  // Jolt solves higher priorities last, i.e. most accurately: the joints must win
+  // over the soft armature/damping rows. Ranges are JointAxisConstraint's.
+  constexpr JPH::uint32 kJointPriority = 1;
   for (size_t j = 0; j < m.joints().size(); ++j) {
     const CompiledJoint& joint = m.joints()[j];
     const CompiledBody& cb = m.bodies()[joint.body];
@@ -104,9 +111,6 @@ void Robot::CreateJoints() {
     const JPH::Vec3 normal = axis.GetNormalizedPerpendicular();
 
     JPH::Ref<JPH::TwoBodyConstraint> constraint;
-    // Jolt solves higher priorities last, i.e. most accurately: the joints must win
-    // over the soft armature/damping rows. Ranges are JointAxisConstraint's.
-    constexpr JPH::uint32 kJointPriority = 1;
     auto point_constraint = [&] {
       JPH::PointConstraintSettings s;
       s.mConstraintPriority = kJointPriority;
@@ -120,6 +124,18 @@ void Robot::CreateJoints() {
           const JPH::Vec3 a = axis.Abs();
           const int normal_axis = a.GetX() >= a.GetY() && a.GetX() >= a.GetZ() ? 0 : a.GetY() >= a.GetZ() ? 1 : 2;
           constraint = new PlanarPointConstraint(parent, child, anchor, normal_axis, kJointPriority);
+          break;
+        }
+        if (articulated) {  // the ArticulationConstraint solves its rows; this one keeps its positions
+          ArticulatedHinge h;
+          h.body = joint.body;
+          h.parent = joint.parent;
+          h.anchor_local1 = JPH::Vec3(parent.GetInverseCenterOfMassTransform() * anchor);
+          h.anchor_local2 = JPH::Vec3(child.GetInverseCenterOfMassTransform() * anchor);
+          h.axis_local1 = parent.GetRotation().Conjugated() * axis;
+          constraint = new HingePositionConstraint(parent, child, h.anchor_local1, h.anchor_local2, h.axis_local1,
+                                                   child.GetRotation().Conjugated() * axis, kJointPriority);
+          hinges.push_back(h);
           break;
         }
         JPH::HingeConstraintSettings s;
@@ -181,10 +197,13 @@ void Robot::CreateJoints() {
       p.soft = m.solver().soft_limits;
       p.soft_limit = joint.soft_limit;
       p.after_joints = m.solver().joint_rows_last;
+      p.in_articulation = articulated;
       axis_rows_[j] = new JointAxisConstraint(parent, child, p);
       AddConstraint(axis_rows_[j]);
+      if (articulated) hinges.back().axis_rows = axis_rows_[j].GetPtr();
     }
   }
+  if (articulated) AddConstraint(new ArticulationConstraint(bodies_, std::move(hinges), kJointPriority));
 }
 
 void Robot::CreateSoftContacts() {
