@@ -3,7 +3,9 @@
 For each task, engine and seed this runs ``train_ppo.py`` (same recipe and seed on both engines)
 and saves the agent with its observation-normalisation statistics. Each saved policy is then
 evaluated deterministically (the mean action) on both engines with the statistics it was trained
-with, frozen. A policy "transfers" when it keeps its return on the other engine.
+with, frozen. A policy "transfers" when it keeps its return on the other engine. Each is also
+evaluated on MuJoCo's task at half its timestep: what a policy loses there, it owes to the v5
+model's own time-step error.
 
     python examples/policy_transfer.py                               # 5 tasks x 2 engines x 3 seeds, 1M steps
     python examples/policy_transfer.py --tasks HalfCheetah --seeds 1 2 --jobs 2
@@ -36,6 +38,11 @@ from train_ppo import Agent  # noqa: E402
 
 TASKS = ["HalfCheetah", "Hopper", "Walker2d", "Ant", "Humanoid"]
 ENGINES = {"joltgym": "joltgym/{task}-v0", "mujoco": "{task}-v5"}
+# Evaluated on, never trained on: MuJoCo's own task at half its timestep and twice the frame
+# skip (same env step). How far a policy's return moves there measures how much it depends on
+# the v5 model's time step, i.e. what no other engine can be expected to reproduce.
+HALF_DT = "mujoco-half-dt"
+EVAL_TARGETS = [*ENGINES, HALF_DT]
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -73,6 +80,11 @@ def train(args: argparse.Namespace, task: str, engine: str, seed: int) -> Path:
 
 
 def make_env(engine: str, task: str) -> gym.Env:
+    if engine == HALF_DT:
+        env = gym.make(ENGINES["mujoco"].format(task=task))
+        env.unwrapped.model.opt.timestep /= 2
+        env.unwrapped.frame_skip *= 2
+        return env
     if engine == "joltgym":
         import joltgym  # noqa: F401  (registers the joltgym ids)
     return gym.make(ENGINES[engine].format(task=task))
@@ -155,11 +167,23 @@ def report(args: argparse.Namespace) -> None:
                     cells += [f"{a:.0f} -> {b:.0f}", f"{b / a:.2f}" if a > 0 else "-"]
             if any(c != "-" for c in cells):
                 print(f"| {task} | {seed} | " + " | ".join(cells) + " |")
+    print("\nThe same policies on MuJoCo's own task at half its timestep (twice the frame skip), as a fraction "
+          "of their return on MuJoCo v5 as shipped\n")
+    print("| task | seed | trained on joltgym | kept | trained on MuJoCo | kept |")
+    print("|---|---|---|---|---|---|")
+    for task in args.tasks:
+        for seed in args.seeds:
+            cells = []
+            for own in ("joltgym", "mujoco"):
+                a, b = evals.get((task, own, seed, "mujoco")), evals.get((task, own, seed, HALF_DT))
+                cells += ["-", "-"] if a is None or b is None else [f"{a:.0f} -> {b:.0f}", f"{b / a:.2f}" if a > 0 else "-"]
+            if any(c != "-" for c in cells):
+                print(f"| {task} | {seed} | " + " | ".join(cells) + " |")
 
 
 def train_and_evaluate(args: argparse.Namespace, task: str, engine: str, seed: int, writer, lock) -> None:
     model = train(args, task, engine, seed)
-    for target in ENGINES:
+    for target in EVAL_TARGETS:
         with lock:
             if (task, engine, seed, target) in load_evaluations(args.out_dir / "evaluations.csv"):
                 continue
