@@ -51,6 +51,28 @@ void ToSix(JPH::Vec3Arg lin, JPH::Vec3Arg ang, double* out) {
   }
 }
 
+// y -= A x (A: R x C).
+template <int R, int C>
+void Subtract(const double (&a)[R][C], const double* x_in, double* y_out) {
+  double x[C], y[R];
+  std::copy(x_in, x_in + C, x);
+  std::copy(y_out, y_out + R, y);
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < C; ++c) y[r] -= a[r][c] * x[c];
+  std::copy(y, y + R, y_out);
+}
+
+// y -= A^T x (A: R x C, x: R, y: C).
+template <int R, int C>
+void SubtractTransposed(const double (&a)[R][C], const double* x_in, double* y_out) {
+  double x[R], y[C];
+  std::copy(x_in, x_in + R, x);
+  std::copy(y_out, y_out + C, y);
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < C; ++c) y[c] -= a[r][c] * x[r];
+  std::copy(y, y + C, y_out);
+}
+
 // x <- A x for a square block.
 template <int N>
 void MultiplyInPlace(const double (&a)[N][N], double* x) {
@@ -83,20 +105,6 @@ ArticulationConstraint::ArticulationConstraint(std::vector<JPH::Body*> bodies, s
 
 void ArticulationConstraint::ResetWarmStart() {
   for (JointNode& j : joints_) std::fill(j.rigid_total, j.rigid_total + kRigidRows, 0.0f);
-}
-
-float ArticulationConstraint::Total(const JointNode& j, int row) const {
-  if (row < kRigidRows) return j.rigid_total[row];
-  return row == j.drive_row ? j.drive->total : j.limit->total;
-}
-
-void ArticulationConstraint::AddTotal(JointNode& j, int row, float impulse) {
-  if (row < kRigidRows)
-    j.rigid_total[row] += impulse;
-  else if (row == j.drive_row)
-    j.drive->total += impulse;
-  else
-    j.limit->total += impulse;
 }
 
 void ArticulationConstraint::BuildRows(float dt) {
@@ -259,14 +267,12 @@ bool ArticulationConstraint::SolveOnce(bool& applied) {
       const BodyNode& b = bodies_[size_t(node)];
       if (b.joint < 0) continue;
       JointNode& j = joints_[size_t(b.joint)];
-      for (int a = 0; a < 6; ++a)
-        for (int k = 0; k < kPad; ++k) j.rhs[k] -= b.f[a][k] * b.rhs[a];
+      SubtractTransposed(b.f, b.rhs, j.rhs);
     } else {
       const JointNode& j = joints_[size_t(-node - 1)];
       if (j.hinge.parent < 0) continue;
       BodyNode& p = bodies_[size_t(j.hinge.parent)];
-      for (int k = 0; k < kPad; ++k)
-        for (int a = 0; a < 6; ++a) p.rhs[a] -= j.f[k][a] * j.rhs[k];
+      SubtractTransposed(j.f, j.rhs, p.rhs);
     }
   }
   for (BodyNode& b : bodies_) MultiplyInPlace(b.dinv, b.rhs);
@@ -277,14 +283,12 @@ bool ArticulationConstraint::SolveOnce(bool& applied) {
       BodyNode& b = bodies_[size_t(node)];
       if (b.joint < 0) continue;
       const JointNode& j = joints_[size_t(b.joint)];
-      for (int a = 0; a < 6; ++a)
-        for (int k = 0; k < kPad; ++k) b.rhs[a] -= b.f[a][k] * j.rhs[k];
+      Subtract(b.f, j.rhs, b.rhs);
     } else {
       JointNode& j = joints_[size_t(-node - 1)];
       if (j.hinge.parent < 0) continue;
       const BodyNode& p = bodies_[size_t(j.hinge.parent)];
-      for (int k = 0; k < kPad; ++k)
-        for (int a = 0; a < 6; ++a) j.rhs[k] -= j.f[k][a] * p.rhs[a];
+      Subtract(j.f, p.rhs, j.rhs);
     }
   }
   // A limit may only push (lower: raise the rate, upper: lower it). One that would pull is

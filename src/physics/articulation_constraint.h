@@ -94,8 +94,18 @@ class ArticulationConstraint final : public OwnConstraint {
   // One exact solve of every row on the current velocities; false if a limit had to be
   // dropped first (the caller solves again).
   bool SolveOnce(bool& applied);
-  float Total(const JointNode& j, int row) const;
-  void AddTotal(JointNode& j, int row, float impulse);
+  static float Total(const JointNode& j, int row) {
+    if (row < kRigidRows) return j.rigid_total[row];
+    return row == j.drive_row ? j.drive->total : j.limit->total;
+  }
+  static void AddTotal(JointNode& j, int row, float impulse) {
+    if (row < kRigidRows)
+      j.rigid_total[row] += impulse;
+    else if (row == j.drive_row)
+      j.drive->total += impulse;
+    else
+      j.limit->total += impulse;
+  }
   // Row impulse straight onto the joint's two bodies (M^-1 J^T lambda).
   void ApplyRowImpulse(const JointNode& j, int row, float impulse);
   void ApplyVelocity(BodyNode& b, const double* dv);
