@@ -106,6 +106,8 @@ TASKS: dict[str, TaskSpec] = {
             # Heavy armature on light links; with soft limits 4 sub-steps x 14 iterations leave 2.2 mm, 4 x 20 hold 1.5 mm.
             # Its armature rows stay before the joints: solved after them, anchors spike to 2-3 mm in rare steps.
             # One position iteration: 1.1-1.3 mm over 4 seeds (two: 0.6-0.9 mm), 10% fewer instructions.
+            # Unconverged at 20 iterations (step_fidelity 3.21, v5's own 0.62); articulated_joints=True
+            # converges it (0.65) at ~4x the cost, so it is not the default yet (solver_measurements.md).
             solver=SolverSettings(substeps=4, velocity_iterations=20, position_iterations=1, baumgarte=1.0,
                                   joint_rows_last=False),
             env_entry_point="joltgym.envs.ant:AntEnv",
