@@ -15,7 +15,10 @@ Two set-ups, both on ``joltgym.marl.vector.MultiAgentVectorEnv`` (many worlds st
   knob) and widen linearly to full size over ``--curriculum-fraction`` of training: in a small
   ring a short push wins, so wins come early enough to learn from. With ``--widen-at r`` they
   widen by ``--widen-step`` instead whenever the win rate against the initial policy in the
-  rings of the moment reaches r (a curriculum paced by the agent). Every ``--eval-every`` steps
+  rings of the moment reaches r (a curriculum paced by the agent). ``--opponent-deterministic``
+  has the pooled opponents play their mean action, so the initial policy in the pool stands still
+  as it does when evaluated (sampled, it flails like random actions); ``--shaping-floor w`` stops
+  the annealing at weight w. Every ``--eval-every`` steps
   the deterministic policy plays ``--eval-bouts`` bouts against random actions and against the
   initial policy, in full-size rings (and, during a curriculum, against the initial policy in
   the rings of the moment too); the win rates go to ``<out>_eval.csv``.
@@ -76,6 +79,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--opponent-pool-fraction", type=float, default=0.0,
                    help="self-play: fraction of worlds whose agent_1 is a frozen past policy (0: pure self-play)")
     p.add_argument("--snapshot-every", type=int, default=100_000, help="self-play: steps between opponent-pool snapshots")
+    p.add_argument("--opponent-deterministic", action="store_true",
+                   help="self-play: pooled opponents play their mean action (the initial policy then stands still, "
+                        "as it does in the evaluation against it)")
+    p.add_argument("--shaping-floor", type=float, default=0.0,
+                   help="self-play: the shaping weight is annealed from 1 down to this, not to 0")
     p.add_argument("--ring-curriculum", type=float, default=1.0, metavar="SCALE",
                    help="self-play sumo: the rings' scale at the start, widening to 1 (1: no curriculum)")
     p.add_argument("--curriculum-fraction", type=float, default=0.5, help="self-play: rings reach full size after this fraction")
@@ -95,6 +103,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         p.error(f"--opponent-pool-fraction must be in [0, 1), got {args.opponent_pool_fraction}")
     if args.opponent_pool_fraction and not args.self_play:
         p.error("--opponent-pool-fraction needs --self-play")
+    if not 0.0 <= args.shaping_floor <= 1.0:
+        p.error(f"--shaping-floor must be in [0, 1], got {args.shaping_floor}")
     if args.ring_curriculum != 1.0 and not args.self_play:
         p.error("--ring-curriculum needs --self-play")
     if not 0.0 < args.curriculum_fraction <= 1.0:
@@ -281,7 +291,8 @@ def main(argv=None) -> None:
         optimiser.param_groups[0]["lr"] = frac * args.learning_rate
         opponent = None  # a frozen snapshot playing agent_1 in the pooled worlds (self-play only)
         if args.self_play:
-            env.shaping_weight = max(0.0, 1.0 - global_step / (args.anneal_fraction * args.total_timesteps))
+            annealed = max(0.0, 1.0 - global_step / (args.anneal_fraction * args.total_timesteps))
+            env.shaping_weight = args.shaping_floor + (1.0 - args.shaping_floor) * annealed
             if args.widen_at is None:
                 scale = ring_radius_scale(args, global_step)
             if args.ring_curriculum != 1.0:
@@ -318,7 +329,8 @@ def main(argv=None) -> None:
                 value = agents.critic(torch.as_tensor(critic_in)).squeeze(-1)
                 if opponent is not None:
                     frozen = obs[W - pooled :]
-                    theirs, _ = opponent.act(torch.as_tensor(opponent.normalise(frozen, False)))
+                    theirs, _ = opponent.act(torch.as_tensor(opponent.normalise(frozen, False)),
+                                             deterministic=args.opponent_deterministic)
                     actions[W - pooled :, 1] = theirs[:, 1]
             b_obs[t], b_critic[t], b_act[t], b_logp[t], b_val[t] = norm_obs, critic_in, actions.numpy(), logp.numpy(), value.numpy()
             obs, rewards, terminated, truncated, infos = env.step(np.clip(actions.numpy(), low, high).astype(np.float32))

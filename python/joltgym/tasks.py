@@ -52,7 +52,10 @@ TASKS: dict[str, TaskSpec] = {
             name="HalfCheetah",
             xml_file="half_cheetah.xml",
             # Planar links and soft contacts: 2 sub-steps x 8 iterations hold the joints within 0.4 mm
-            # (3 x 8: 0.2 mm at 1.5x the cost); 1 x 10 leaves 2.0 mm.
+            # (3 x 8: 0.2 mm at 1.5x the cost); 1 x 10 leaves 2.0 mm. The joint-space solve
+            # (articulated_joints) comes closer to the converged step in 2 iterations (step_fidelity
+            # 4.05 against 4.82) for 9% fewer instructions, but its contacts converge slowly against
+            # the whole tree: a resting cheetah sinks 2.4 cm below MuJoCo's and creeps (solver_measurements.md).
             solver=SolverSettings(substeps=2, velocity_iterations=8, position_iterations=2, baumgarte=1.0),
             env_entry_point="joltgym.envs.half_cheetah:HalfCheetahEnv",
             max_episode_steps=1000,
@@ -103,13 +106,14 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="Ant",
             xml_file="ant.xml",
-            # Heavy armature on light links; with soft limits 4 sub-steps x 14 iterations leave 2.2 mm, 4 x 20 hold 1.5 mm.
-            # Its armature rows stay before the joints: solved after them, anchors spike to 2-3 mm in rare steps.
-            # One position iteration: 1.1-1.3 mm over 4 seeds (two: 0.6-0.9 mm), 10% fewer instructions.
-            # Unconverged at 20 iterations (step_fidelity 3.21, v5's own 0.62); articulated_joints=True
-            # converges it (0.65) at ~4x the cost, so it is not the default yet (solver_measurements.md).
-            solver=SolverSettings(substeps=4, velocity_iterations=20, position_iterations=1, baumgarte=1.0,
-                                  joint_rows_last=False),
+            # Heavy armature (190-1000x its links' inertia) that joint-by-joint iterations never
+            # converged (4 sub-steps x 20: step_fidelity 3.21, v5's own 0.62; a resting Ant stood
+            # 15 cm above MuJoCo's). The joints solved in joint space (articulated_joints) with
+            # 2 sub-steps x 8 iterations for the contacts: step_fidelity 1.62, rests within 1 mm of
+            # MuJoCo's height, joints within 1.5 mm, for half the instructions (2 x 6: 1.83;
+            # 3 x 8: 1.38 at 1.5x; 4 x 20: 0.75 at 2.7x). solver_measurements.md.
+            solver=SolverSettings(substeps=2, velocity_iterations=8, position_iterations=2, baumgarte=1.0,
+                                  joint_rows_last=False, articulated_joints=True),
             env_entry_point="joltgym.envs.ant:AntEnv",
             max_episode_steps=1000,
             reward_threshold=6000.0,
@@ -136,9 +140,12 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="Reacher",
             xml_file="reacher.xml",
-            # Armature 7800x the links: 2 sub-steps x 20 iterations diverge; with planar links 4 x 30
-            # hold 0.6 mm (4 x 50: 0.5 mm; 2 x 50: 2.1 mm).
-            solver=SolverSettings(substeps=4, velocity_iterations=30, position_iterations=2, baumgarte=0.5),
+            # Armature 7800x the links, which joint-by-joint iterations needed 4 sub-steps x 30 for;
+            # nothing collides, so one iteration of the joint-space solve (articulated_joints) is
+            # exact: 2 sub-steps x 1 hold 0.8 mm and follow MuJoCo closer than 4 x 30 did
+            # (step_fidelity 0.016 against 0.026) for 3.6x fewer instructions.
+            solver=SolverSettings(substeps=2, velocity_iterations=1, position_iterations=2, baumgarte=1.0,
+                                  articulated_joints=True),
             env_entry_point="joltgym.envs.reacher:ReacherEnv",
             max_episode_steps=50,
             reward_threshold=-3.75,

@@ -1,338 +1,165 @@
 #include "physics/articulation_constraint.h"
 
 #include <Jolt/Physics/Body/MotionProperties.h>
-#include <Jolt/Physics/StateRecorder.h>
 
 #include <algorithm>
-#include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace joltgym {
-namespace {
-
-// Cholesky factor of the leading n x n of a (symmetric positive definite), in place (lower).
-template <int N>
-void Factor(double (&a)[N][N], int n) {
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j <= i; ++j) {
-      double s = a[i][j];
-      for (int p = 0; p < j; ++p) s -= a[i][p] * a[j][p];
-      a[i][j] = i == j ? std::sqrt(std::max(s, 1.0e-30)) : s / a[j][j];
-    }
-  }
-}
-
-// The inverse of the leading n x n of a (symmetric positive definite; a is overwritten by its
-// Cholesky factor) into inv, zero beyond n.
-template <int N, int M>
-void Invert(double (&a)[N][N], int n, double (&inv)[M][M]) {
-  Factor(a, n);
-  for (auto& row : inv) std::fill(row, row + M, 0.0);
-  for (int c = 0; c < n; ++c) {
-    double x[N] = {};
-    x[c] = 1.0;
-    for (int i = 0; i < n; ++i) {  // L y = e_c
-      double s = x[i];
-      for (int p = 0; p < i; ++p) s -= a[i][p] * x[p];
-      x[i] = s / a[i][i];
-    }
-    for (int i = n - 1; i >= 0; --i) {  // L^T x = y
-      double s = x[i];
-      for (int p = i + 1; p < n; ++p) s -= a[p][i] * x[p];
-      x[i] = s / a[i][i];
-    }
-    for (int i = 0; i < n; ++i) inv[i][c] = x[i];
-  }
-}
-
-void ToSix(JPH::Vec3Arg lin, JPH::Vec3Arg ang, double* out) {
-  for (int i = 0; i < 3; ++i) {
-    out[i] = lin[i];
-    out[3 + i] = ang[i];
-  }
-}
-
-// y -= A x (A: R x C).
-template <int R, int C>
-void Subtract(const double (&a)[R][C], const double* x_in, double* y_out) {
-  double x[C], y[R];
-  std::copy(x_in, x_in + C, x);
-  std::copy(y_out, y_out + R, y);
-  for (int r = 0; r < R; ++r)
-    for (int c = 0; c < C; ++c) y[r] -= a[r][c] * x[c];
-  std::copy(y, y + R, y_out);
-}
-
-// y -= A^T x (A: R x C, x: R, y: C).
-template <int R, int C>
-void SubtractTransposed(const double (&a)[R][C], const double* x_in, double* y_out) {
-  double x[R], y[C];
-  std::copy(x_in, x_in + R, x);
-  std::copy(y_out, y_out + C, y);
-  for (int r = 0; r < R; ++r)
-    for (int c = 0; c < C; ++c) y[c] -= a[r][c] * x[r];
-  std::copy(y, y + C, y_out);
-}
-
-// x <- A x for a square block.
-template <int N>
-void MultiplyInPlace(const double (&a)[N][N], double* x) {
-  double y[N];
-  for (int i = 0; i < N; ++i) {
-    double s = 0.0;
-    for (int c = 0; c < N; ++c) s += a[i][c] * x[c];
-    y[i] = s;
-  }
-  std::copy(y, y + N, x);
-}
-
-}  // namespace
 
 ArticulationConstraint::ArticulationConstraint(std::vector<JPH::Body*> bodies, std::vector<ArticulatedHinge> hinges,
                                                JPH::uint32 priority)
-    : OwnConstraint(*bodies.at(0), *bodies.at(1), priority) {
+    // Jolt links the constraint's two bodies into one island (the hinges link the rest); a
+    // lone world-hinged body pairs with the world.
+    : OwnConstraint(bodies.size() > 1 ? *bodies[0] : JPH::Body::sFixedToWorld, bodies.size() > 1 ? *bodies[1] : *bodies[0],
+                    priority),
+      hinges_(std::move(hinges)) {
+  const bool world_hinged = std::any_of(hinges_.begin(), hinges_.end(), [](const ArticulatedHinge& h) { return h.parent < 0; });
+  root_rates_ = world_hinged ? 0 : 6;
+  if (int(bodies.size()) > kMaxBodies || root_rates_ + int(hinges_.size()) > kMaxRates)
+    throw std::invalid_argument("articulation: at most " + std::to_string(kMaxBodies) + " bodies and " +
+                                std::to_string(kMaxRates) + " rates per tree, got " + std::to_string(bodies.size()) +
+                                " bodies");
   bodies_.resize(bodies.size());
-  for (size_t i = 0; i < bodies.size(); ++i) bodies_[i].body = bodies[i];
-  joints_.resize(hinges.size());
-  for (size_t k = 0; k < hinges.size(); ++k) {
-    joints_[k].hinge = hinges[k];
-    bodies_[size_t(hinges[k].body)].joint = int(k);
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    bodies_[i].body = bodies[i];
+    bodies_[i].mass = 1.0f / bodies[i]->GetMotionProperties()->GetInverseMass();
   }
-  for (int i = int(bodies_.size()) - 1; i >= 0; --i) {  // children before parents
-    order_.push_back(i);
-    if (bodies_[size_t(i)].joint >= 0) order_.push_back(-bodies_[size_t(i)].joint - 1);
+  parent_of_.assign(bodies_.size(), -1);
+  hinge_of_.assign(bodies_.size(), -1);
+  for (size_t k = 0; k < hinges_.size(); ++k) {
+    parent_of_[size_t(hinges_[k].body)] = hinges_[k].parent;
+    hinge_of_[size_t(hinges_[k].body)] = int(k);
   }
+  axis_.resize(hinges_.size());
+  motion_.resize(bodies_.size());
 }
 
-void ArticulationConstraint::ResetWarmStart() {
-  for (JointNode& j : joints_) std::fill(j.rigid_total, j.rigid_total + kRigidRows, 0.0f);
-}
-
-void ArticulationConstraint::BuildRows(float dt) {
-  for (BodyNode& b : bodies_) {
-    for (auto& row : b.d) std::fill(row, row + 6, 0.0);
-    if (!b.body->IsDynamic()) continue;
-    const JPH::MotionProperties* mp = b.body->GetMotionProperties();
-    b.inv_mass = mp->GetInverseMass();
-    b.inv_inertia = mp->GetInverseInertiaForRotation(JPH::Mat44::sRotation(b.body->GetRotation()));
-    // D starts as the body's mass: 1 / inv_mass and the inverse of its world inverse inertia.
-    double m[3][3];
-    for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 3; ++c) m[r][c] = b.inv_inertia(r, c);
-    const double det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
-                       m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
-                       m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-    for (int r = 0; r < 3; ++r) {
-      b.d[r][r] = 1.0 / double(b.inv_mass);
-      for (int c = 0; c < 3; ++c) {  // adjugate / det (symmetric)
-        const int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
-        b.d[3 + r][3 + c] = (m[r1][c1] * m[r2][c2] - m[r1][c2] * m[r2][c1]) / det;
-      }
-    }
+void ArticulationConstraint::BuildMotions() {
+  for (BodyInfo& b : bodies_) {
+    b.inv_inertia = b.body->GetMotionProperties()->GetInverseInertiaForRotation(JPH::Mat44::sRotation(b.body->GetRotation()));
+    b.inertia = b.inv_inertia.Inversed3x3();
   }
-  for (JointNode& j : joints_) {
-    const ArticulatedHinge& h = j.hinge;
-    const JPH::Body& child = *bodies_[size_t(h.body)].body;
-    const JPH::Body* parent = h.parent >= 0 ? bodies_[size_t(h.parent)].body : nullptr;
-    const JPH::Quat rot1 = parent ? parent->GetRotation() : JPH::Quat::sIdentity();
-    const JPH::Vec3 r1 = parent ? rot1 * h.anchor_local1 : JPH::Vec3::sZero();
-    const JPH::Vec3 r2 = child.GetRotation() * h.anchor_local2;
-    JPH::Vec3 axis = rot1 * h.axis_local1;
-    j.drive = j.limit = nullptr;
-    if (h.axis_rows) h.axis_rows->PrepareForArticulation(dt, axis, j.drive, j.limit, j.lower_limit);
-    if (j.limit_dropped) j.limit = nullptr;
-    j.m = 0;
-    const auto add = [&](JPH::Vec3Arg lin, JPH::Vec3Arg ang, JPH::Vec3Arg parent_ang, const AxisRowState* soft) {
-      j.child_lin[j.m] = lin;
-      j.child_ang[j.m] = ang;
-      j.parent_lin[j.m] = -lin;
-      j.parent_ang[j.m] = parent_ang;
-      j.softness[j.m] = soft ? soft->softness : 0.0f;
-      j.bias[j.m] = soft ? soft->bias : 0.0f;
-      return j.m++;
+  // A body moves with its parent's rates (rigidly carried to its own COM) and its own hinge's,
+  // which comes after them: each body's rates are in ascending order.
+  const JPH::Vec3 root(bodies_[0].body->GetCenterOfMassPosition());
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    BodyMotion& m = motion_[i];
+    const JPH::Vec3 p(bodies_[i].body->GetCenterOfMassPosition());
+    m.count = 0;
+    const auto add = [&m](int rate, JPH::Vec3Arg lin, JPH::Vec3Arg ang) {
+      m.rate[m.count] = rate;
+      m.lin[m.count] = lin;
+      m.ang[m.count] = ang;
+      ++m.count;
     };
-    for (JPH::Vec3 e : {JPH::Vec3::sAxisX(), JPH::Vec3::sAxisY(), JPH::Vec3::sAxisZ()})
-      add(e, r2.Cross(e), -r1.Cross(e), nullptr);  // the anchor copies move together
-    const JPH::Vec3 b = axis.GetNormalizedPerpendicular(), c = axis.Cross(b);
-    for (JPH::Vec3 n : {b, c}) add(JPH::Vec3::sZero(), n, -n, nullptr);  // no turning off the axis
-    j.drive_row = j.drive ? add(JPH::Vec3::sZero(), axis, -axis, j.drive) : -1;
-    j.limit_row = j.limit ? add(JPH::Vec3::sZero(), axis, -axis, j.limit) : -1;
-    for (int r = 0; r < j.m; ++r) {
-      std::fill(j.d[r], j.d[r] + j.m, 0.0);
-      j.d[r][r] = -double(j.softness[r]);
+    if (parent_of_[i] >= 0) {  // the parent's rates: v_parent + w_parent x (p - p_parent)
+      const BodyMotion& pm = motion_[size_t(parent_of_[i])];
+      const JPH::Vec3 d = p - JPH::Vec3(bodies_[size_t(parent_of_[i])].body->GetCenterOfMassPosition());
+      for (int c = 0; c < pm.count; ++c) add(pm.rate[c], pm.lin[c] + pm.ang[c].Cross(d), pm.ang[c]);
+    } else if (root_rates_ == 6) {  // the root's velocity and its turning about its COM
+      const JPH::Vec3 axes[3] = {JPH::Vec3::sAxisX(), JPH::Vec3::sAxisY(), JPH::Vec3::sAxisZ()};
+      for (int a = 0; a < 3; ++a) add(a, axes[a], JPH::Vec3::sZero());
+      for (int a = 0; a < 3; ++a) add(3 + a, axes[a].Cross(p - root), axes[a]);
     }
+    if (hinge_of_[i] >= 0) {
+      const int k = hinge_of_[i];
+      const ArticulatedHinge& h = hinges_[size_t(k)];
+      const JPH::Body& child = *bodies_[i].body;
+      const JPH::Body* parent = h.parent >= 0 ? bodies_[size_t(h.parent)].body : nullptr;
+      axis_[size_t(k)] = parent ? parent->GetRotation() * h.axis_local1 : h.axis_local1;
+      const JPH::Vec3 anchor = JPH::Vec3(child.GetCenterOfMassPosition()) + child.GetRotation() * h.anchor_local2;
+      add(HingeRate(k), axis_[size_t(k)].Cross(p - anchor), axis_[size_t(k)]);
+    }
+    for (int c = 0; c < m.count; ++c) m.inertia_ang[c] = bodies_[i].inertia.Multiply3x3(m.ang[c]);
   }
 }
 
 void ArticulationConstraint::Factorise() {
-  for (int node : order_) {
-    if (node >= 0) {
-      BodyNode& b = bodies_[size_t(node)];
-      Invert(b.d, 6, b.dinv);
-      if (b.joint < 0) continue;
-      JointNode& j = joints_[size_t(b.joint)];
-      double jc[kPad][6] = {};
-      for (int k = 0; k < j.m; ++k) ToSix(j.child_lin[k], j.child_ang[k], jc[k]);
-      for (int a = 0; a < 6; ++a)  // F = D^-1 J_joint,body^T
-        for (int k = 0; k < kPad; ++k) {
-          double s = 0.0;
-          for (int c = 0; c < 6; ++c) s += b.dinv[a][c] * jc[k][c];
-          b.f[a][k] = s;
-        }
-      for (int k = 0; k < j.m; ++k)  // D_joint -= J F
-        for (int l = 0; l < j.m; ++l) {
-          double s = 0.0;
-          for (int a = 0; a < 6; ++a) s += jc[k][a] * b.f[a][l];
-          j.d[k][l] -= s;
-        }
-    } else {
-      JointNode& j = joints_[size_t(-node - 1)];
-      for (int k = 0; k < j.m; ++k)
-        for (int l = 0; l < j.m; ++l) j.d[k][l] = -j.d[k][l];  // -D is positive definite
-      Invert(j.d, j.m, j.dinv);
-      for (auto& row : j.dinv)
-        for (double& x : row) x = -x;
-      if (j.hinge.parent < 0) continue;
-      BodyNode& p = bodies_[size_t(j.hinge.parent)];
-      double jp[kPad][6] = {};
-      for (int k = 0; k < j.m; ++k) ToSix(j.parent_lin[k], j.parent_ang[k], jp[k]);
-      for (int k = 0; k < kPad; ++k)  // F = D^-1 J_joint,parent
-        for (int a = 0; a < 6; ++a) {
-          double s = 0.0;
-          for (int l = 0; l < kPad; ++l) s += j.dinv[k][l] * jp[l][a];
-          j.f[k][a] = s;
-        }
-      for (int a = 0; a < 6; ++a)  // D_parent -= J^T F
-        for (int c = 0; c < 6; ++c) {
-          double s = 0.0;
-          for (int k = 0; k < kPad; ++k) s += jp[k][a] * j.f[k][c];
-          p.d[a][c] -= s;
-        }
+  system_.ClearMatrix();
+  for (size_t i = 0; i < bodies_.size(); ++i) {  // T^T M T, lower triangle: a body's rates ascend
+    const BodyMotion& m = motion_[i];
+    const float mass = bodies_[i].mass;
+    for (int p = 0; p < m.count; ++p) {
+      const JPH::Vec3 mlin = mass * m.lin[p];
+      for (int q = 0; q <= p; ++q)
+        system_.a(m.rate[p], m.rate[q]) += double(mlin.Dot(m.lin[q]) + m.inertia_ang[p].Dot(m.ang[q]));
     }
   }
+  system_.Factorise();
 }
 
 void ArticulationConstraint::SetupVelocityConstraint(float dt) {
-  dt_ = dt;
-  for (JointNode& j : joints_) j.limit_dropped = false;
-  BuildRows(dt);
+  system_.Reset(root_rates_ + int(hinges_.size()));
+  BuildMotions();
+  for (size_t k = 0; k < hinges_.size(); ++k) {
+    if (!hinges_[k].axis_rows) continue;
+    JPH::Vec3 axis;
+    AxisRowState *drive = nullptr, *limit = nullptr;
+    bool lower = true;
+    // The rows' rate is (w_child - w_parent) . axis: the hinge's own rate, sign +1.
+    hinges_[k].axis_rows->PrepareForArticulation(dt, axis, drive, limit, lower);
+    if (drive) system_.AddRow(drive, HingeRate(int(k)), 1.0, false, true, int(k));
+    if (limit) system_.AddRow(limit, HingeRate(int(k)), 1.0, true, lower, int(k));
+  }
   Factorise();
 }
 
-void ArticulationConstraint::ApplyRowImpulse(const JointNode& j, int row, float impulse) {
+void ArticulationConstraint::ApplyRateImpulse(int hinge, float impulse) {
   if (impulse == 0.0f) return;
-  BodyNode& c = bodies_[size_t(j.hinge.body)];
-  if (c.body->IsDynamic()) {
-    c.body->GetMotionProperties()->AddLinearVelocityStep(c.inv_mass * impulse * j.child_lin[row]);
-    c.body->GetMotionProperties()->AddAngularVelocityStep(c.inv_inertia.Multiply3x3(impulse * j.child_ang[row]));
-  }
-  if (j.hinge.parent < 0) return;
-  BodyNode& p = bodies_[size_t(j.hinge.parent)];
-  if (p.body->IsDynamic()) {
-    p.body->GetMotionProperties()->AddLinearVelocityStep(p.inv_mass * impulse * j.parent_lin[row]);
-    p.body->GetMotionProperties()->AddAngularVelocityStep(p.inv_inertia.Multiply3x3(impulse * j.parent_ang[row]));
-  }
-}
-
-void ArticulationConstraint::ApplyVelocity(BodyNode& b, const double* dv) {
-  if (!b.body->IsDynamic()) return;
-  b.body->GetMotionProperties()->AddLinearVelocityStep(JPH::Vec3(float(dv[0]), float(dv[1]), float(dv[2])));
-  b.body->GetMotionProperties()->AddAngularVelocityStep(JPH::Vec3(float(dv[3]), float(dv[4]), float(dv[5])));
+  const ArticulatedHinge& h = hinges_[size_t(hinge)];
+  const JPH::Vec3 torque = impulse * axis_[size_t(hinge)];
+  const BodyInfo& child = bodies_[size_t(h.body)];
+  child.body->GetMotionProperties()->AddAngularVelocityStep(child.inv_inertia.Multiply3x3(torque));
+  if (h.parent < 0) return;
+  const BodyInfo& parent = bodies_[size_t(h.parent)];
+  parent.body->GetMotionProperties()->AddAngularVelocityStep(-parent.inv_inertia.Multiply3x3(torque));
 }
 
 void ArticulationConstraint::WarmStartVelocityConstraint(float ratio) {
-  for (JointNode& j : joints_)
-    for (int k = 0; k < j.m; ++k) {
-      const float total = Total(j, k) * ratio;
-      AddTotal(j, k, total - Total(j, k));
-      ApplyRowImpulse(j, k, total);
-    }
+  for (int k = 0; k < system_.num_rows(); ++k) {
+    JointSpaceSystem::Row& row = system_.row(k);
+    row.state->total *= ratio;
+    ApplyRateImpulse(row.hinge, row.state->total);
+  }
 }
 
-bool ArticulationConstraint::SolveOnce(bool& applied) {
-  for (BodyNode& b : bodies_) std::fill(b.rhs, b.rhs + 6, 0.0);
-  for (JointNode& j : joints_) {
-    std::fill(j.rhs, j.rhs + kPad, 0.0);
-    const JPH::Body& child = *bodies_[size_t(j.hinge.body)].body;
-    const JPH::Body* parent = j.hinge.parent >= 0 ? bodies_[size_t(j.hinge.parent)].body : nullptr;
-    for (int k = 0; k < j.m; ++k) {
-      float rate = j.child_lin[k].Dot(child.GetLinearVelocity()) + j.child_ang[k].Dot(child.GetAngularVelocity());
-      if (parent)
-        rate += j.parent_lin[k].Dot(parent->GetLinearVelocity()) + j.parent_ang[k].Dot(parent->GetAngularVelocity());
-      j.rhs[k] = -(double(rate) + double(j.softness[k]) * Total(j, k) + double(j.bias[k]));
+bool ArticulationConstraint::SolveOnce() {
+  system_.ClearRhs();
+  for (size_t i = 0; i < bodies_.size(); ++i) {  // T^T M v
+    const JPH::Body& body = *bodies_[i].body;
+    v_[i] = body.GetLinearVelocity();
+    w_[i] = body.GetAngularVelocity();
+    const JPH::Vec3 momentum = bodies_[i].mass * v_[i];
+    const JPH::Vec3 angular = bodies_[i].inertia.Multiply3x3(w_[i]);
+    const BodyMotion& m = motion_[i];
+    for (int c = 0; c < m.count; ++c) system_.rhs(m.rate[c]) += double(m.lin[c].Dot(momentum)) + double(m.ang[c].Dot(angular));
+  }
+  if (!system_.Solve([this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); })) return false;
+  for (size_t i = 0; i < bodies_.size(); ++i) {  // v' = T x, applied as the change from v
+    const BodyMotion& m = motion_[i];
+    JPH::Vec3 lin = JPH::Vec3::sZero(), ang = JPH::Vec3::sZero();
+    for (int c = 0; c < m.count; ++c) {
+      const float x = float(system_.x(m.rate[c]));
+      lin += x * m.lin[c];
+      ang += x * m.ang[c];
     }
+    JPH::MotionProperties* mp = bodies_[i].body->GetMotionProperties();
+    mp->AddLinearVelocityStep(lin - v_[i]);
+    mp->AddAngularVelocityStep(ang - w_[i]);
   }
-  // H z = (0, -residual), leaves first: z = (velocity changes, minus the rows' impulses).
-  for (int node : order_) {
-    if (node >= 0) {
-      const BodyNode& b = bodies_[size_t(node)];
-      if (b.joint < 0) continue;
-      JointNode& j = joints_[size_t(b.joint)];
-      SubtractTransposed(b.f, b.rhs, j.rhs);
-    } else {
-      const JointNode& j = joints_[size_t(-node - 1)];
-      if (j.hinge.parent < 0) continue;
-      BodyNode& p = bodies_[size_t(j.hinge.parent)];
-      SubtractTransposed(j.f, j.rhs, p.rhs);
-    }
-  }
-  for (BodyNode& b : bodies_) MultiplyInPlace(b.dinv, b.rhs);
-  for (JointNode& j : joints_) MultiplyInPlace(j.dinv, j.rhs);
-  for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
-    const int node = *it;
-    if (node >= 0) {
-      BodyNode& b = bodies_[size_t(node)];
-      if (b.joint < 0) continue;
-      const JointNode& j = joints_[size_t(b.joint)];
-      Subtract(b.f, j.rhs, b.rhs);
-    } else {
-      JointNode& j = joints_[size_t(-node - 1)];
-      if (j.hinge.parent < 0) continue;
-      const BodyNode& p = bodies_[size_t(j.hinge.parent)];
-      Subtract(j.f, p.rhs, j.rhs);
-    }
-  }
-  // A limit may only push (lower: raise the rate, upper: lower it). One that would pull is
-  // released: its impulse so far is taken back and the tree is solved again without it.
-  bool dropped = false;
-  for (JointNode& j : joints_) {
-    if (j.limit_row < 0) continue;
-    const double after = double(Total(j, j.limit_row)) - j.rhs[j.limit_row];
-    if (j.lower_limit ? after >= 0.0 : after <= 0.0) continue;
-    ApplyRowImpulse(j, j.limit_row, -Total(j, j.limit_row));
-    j.limit->total = 0.0f;
-    j.limit_dropped = true;
-    dropped = true;
-  }
-  if (dropped) return false;
-  for (BodyNode& b : bodies_) ApplyVelocity(b, b.rhs);
-  for (JointNode& j : joints_)
-    for (int k = 0; k < j.m; ++k) AddTotal(j, k, float(-j.rhs[k]));
-  applied = true;
+  system_.AccumulateImpulses();
   return true;
 }
 
 bool ArticulationConstraint::SolveVelocityConstraint(float) {
-  bool applied = false;
-  // Each pass either solves or releases at least one limit, so this ends.
-  for (size_t pass = 0; pass <= joints_.size(); ++pass) {
-    if (SolveOnce(applied)) return applied;
-    applied = true;  // a released limit's impulse was taken back
-    BuildRows(dt_);
+  // Each failed pass releases at least one limit, so this ends.
+  for (size_t pass = 0; pass <= hinges_.size(); ++pass) {
+    if (SolveOnce()) return true;
     Factorise();
   }
-  return applied;
-}
-
-void ArticulationConstraint::SaveState(JPH::StateRecorder& stream) const {
-  JPH::TwoBodyConstraint::SaveState(stream);
-  for (const JointNode& j : joints_)
-    for (float t : j.rigid_total) stream.Write(t);
-}
-
-void ArticulationConstraint::RestoreState(JPH::StateRecorder& stream) {
-  JPH::TwoBodyConstraint::RestoreState(stream);
-  for (JointNode& j : joints_)
-    for (float& t : j.rigid_total) stream.Read(t);
+  return true;
 }
 
 }  // namespace joltgym

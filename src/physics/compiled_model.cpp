@@ -42,6 +42,13 @@ JPH::EAllowedDOFs RotationDOF(int axis) {
   return dofs[axis];
 }
 
+// How many degrees of freedom `dofs` allows.
+int CountDofs(JPH::EAllowedDOFs dofs) {
+  int count = 0;
+  for (int bit = 0; bit < 6; ++bit) count += (int(dofs) >> bit) & 1;
+  return count;
+}
+
 // (contype, conaffinity, friction, condim) shared by a body's colliding geoms.
 struct ContactProps {
   int contype = 0, conaffinity = 0;
@@ -77,7 +84,7 @@ CompiledModel::CompiledModel(const ModelDesc& desc) : desc_(desc) {
   CompileBodies();
   CompileJoints();
   if (desc_.solver.planar_links) CompilePlanarLinks();
-  if (desc_.solver.articulated_joints) CheckArticulable();
+  if (desc_.solver.articulated_joints) CompileArticulation();
   CompileActuators();
   CompileCollisionTable();
   for (const SiteDesc& site : desc_.sites)
@@ -220,18 +227,44 @@ void CompiledModel::CompileJoints() {
   }
 }
 
-void CompiledModel::CheckArticulable() const {
+void CompiledModel::CompileArticulation() {
   const auto refuse = [](const std::string& why) {
     throw UnsupportedFeature("solver articulated_joints: " + why +
-                             " (it supports a free root and single 3-D hinges below it; set it to False)");
+                             " (it supports trees of a free or world-hinged root and single 3-D hinges below it; "
+                             "set it to False)");
   };
-  if (bodies_.size() < 2) refuse("the model has a single body");
+  std::vector<int> root(bodies_.size()), children(bodies_.size(), 0);
+  for (size_t i = 0; i < bodies_.size(); ++i) {  // parents come before their children
+    const int parent = bodies_[i].parent;
+    root[i] = parent < 0 ? int(i) : root[size_t(parent)];
+    if (parent >= 0) ++children[size_t(parent)];
+  }
+  // Planar links (SolverDesc::planar_links) make every hinge of the model a planar one.
+  const bool planar_model =
+      std::any_of(bodies_.begin(), bodies_.end(), [](const CompiledBody& b) { return b.planar_link; });
+  std::vector<bool> tree_ok(bodies_.size(), true);
   for (size_t i = 0; i < bodies_.size(); ++i) {
     const CompiledBody& b = bodies_[i];
-    if (b.planar_link || b.attachment == Attachment::Planar) refuse("body '" + b.name + "' is a planar link");
-    if (i == 0 && b.attachment == Attachment::Free) continue;
+    const bool is_root = b.parent < 0;
+    if (is_root && children[i] == 0 && b.attachment != Attachment::Hinge) {
+      tree_ok[i] = false;  // a lone body on its own joints: nothing to articulate
+      continue;
+    }
+    if (planar_model) {  // PlanarArticulationConstraint: a root free in the plane, or hinges
+      if (b.attachment == Attachment::Hinge) continue;
+      if (is_root && b.attachment == Attachment::Planar && CountDofs(b.allowed_dofs) == 3) continue;
+      refuse("body '" + b.name + "' is a planar link neither free in its plane nor on a single hinge");
+    }
+    if (b.attachment == Attachment::Planar) refuse("body '" + b.name + "' is a planar root of 3-D links");
+    if (is_root && b.attachment == Attachment::Free) continue;
     if (b.attachment != Attachment::Hinge) refuse("body '" + b.name + "' is not attached by a single hinge");
-    if (i > 0 && b.parent < 0) refuse("body '" + b.name + "' starts a second tree");
+  }
+  // A model of lone bodies (a free box beside the robots of an arena) has nothing to articulate.
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    const int r = root[i];
+    if (!tree_ok[size_t(r)]) continue;
+    bodies_[i].articulated = true;
+    bodies_[i].articulation_root = r;
   }
 }
 

@@ -73,6 +73,10 @@ struct CompiledBody {
   // A link of a planar model (SolverDesc::planar_links): restricted to the plane, so that
   // its hinge is a point constraint (CompilePlanarLinks).
   bool planar_link = false;
+  // Its tree's joint rows are solved by one ArticulationConstraint (SolverDesc::articulated_joints);
+  // articulation_root: that tree's root body (CompileArticulation).
+  bool articulated = false;
+  int articulation_root = -1;
 };
 
 struct CompiledJoint {
@@ -162,8 +166,10 @@ class CompiledModel {
   // time holding axes that the restriction already holds (jolt-mapping.md, "Packing and
   // planar joints": 0.7x the cost per update, anchors held as well or better).
   void CompilePlanarLinks();
-  // UnsupportedFeature unless every body is one an ArticulationConstraint solves.
-  void CheckArticulable() const;
+  // Marks the trees an ArticulationConstraint solves (a free or world-hinged root, single
+  // hinges below it); a lone body on its own slides or free joint (Reacher's target) keeps its
+  // own rows. UnsupportedFeature, naming the body, for any other tree.
+  void CompileArticulation();
 
   ModelDesc desc_;
   std::vector<CompiledBody> bodies_;

@@ -23,6 +23,7 @@
 namespace joltgym {
 
 class World;
+struct ArticulatedHinge;
 
 class Robot {
  public:
@@ -85,6 +86,9 @@ class Robot {
   Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin);
   void CreateBodies();
   void CreateJoints();
+  // One ArticulationConstraint per articulated tree (CompiledBody::articulated), its hinges
+  // given with robot body indices.
+  void AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::uint32 priority);
   // MuJoCo's soft contacts of each body with each plane of the world's scene it may touch.
   void CreateSoftContacts();
   void AddConstraint(JPH::Constraint* constraint);
@@ -147,6 +151,7 @@ class Robot {
   std::vector<float> ctrl_;
   std::vector<KinematicFrame> frames_;  // scratch for SetState, sized once
   std::vector<JPH::Body*> bodies_;
+  int planar_normal_ = -1;  // planar links: the world axis of their plane's normal
   std::vector<JPH::Ref<JPH::Constraint>> constraints_;  // all of its constraints, in the order added
   std::vector<JPH::Ref<JointAxisConstraint>> axis_rows_;  // per joint, null when not needed
   std::vector<JPH::Ref<SoftContactConstraint>> soft_contacts_;

@@ -2,6 +2,7 @@
 #include "physics/robot.h"
 
 #include "physics/articulation_constraint.h"
+#include "physics/planar_articulation_constraint.h"
 #include "physics/geom_shapes.h"
 #include "physics/gimbal_constraint.h"
 #include "physics/hinge_position_constraint.h"
@@ -96,8 +97,7 @@ void Robot::CreateBodies() {
 void Robot::CreateJoints() {
   const CompiledModel& m = *model_;
   axis_rows_.resize(m.joints().size());
-  const bool articulated = m.solver().articulated_joints;  // the model checked it can (CheckArticulable)
-  std::vector<ArticulatedHinge> hinges;
+  std::vector<ArticulatedHinge> hinges;  // body and parent: robot body indices until AddArticulations
   // Jolt solves higher priorities last, i.e. most accurately: the joints must win
   // over the soft armature/damping rows. Ranges are JointAxisConstraint's.
   constexpr JPH::uint32 kJointPriority = 1;
@@ -109,6 +109,7 @@ void Robot::CreateJoints() {
     const JPH::RVec3 anchor = origin_ + cb.pos0 + cb.rot0 * joint.anchor_local;
     const JPH::Vec3 axis = cb.rot0 * joint.axis_local;
     const JPH::Vec3 normal = axis.GetNormalizedPerpendicular();
+    const bool articulated = cb.articulated;  // CompiledModel::CompileArticulation
 
     JPH::Ref<JPH::TwoBodyConstraint> constraint;
     auto point_constraint = [&] {
@@ -120,22 +121,26 @@ void Robot::CreateJoints() {
     };
     switch (cb.attachment) {
       case Attachment::Hinge: {
-        if (cb.planar_link) {  // both bodies kept in the plane: the anchor alone is left to hold
-          const JPH::Vec3 a = axis.Abs();
-          const int normal_axis = a.GetX() >= a.GetY() && a.GetX() >= a.GetZ() ? 0 : a.GetY() >= a.GetZ() ? 1 : 2;
-          constraint = new PlanarPointConstraint(parent, child, anchor, normal_axis, kJointPriority);
-          break;
-        }
-        if (articulated) {  // the ArticulationConstraint solves its rows; this one keeps its positions
+        if (articulated) {  // the tree's articulation solves the rows' velocities
           ArticulatedHinge h;
           h.body = joint.body;
           h.parent = joint.parent;
           h.anchor_local1 = JPH::Vec3(parent.GetInverseCenterOfMassTransform() * anchor);
           h.anchor_local2 = JPH::Vec3(child.GetInverseCenterOfMassTransform() * anchor);
           h.axis_local1 = parent.GetRotation().Conjugated() * axis;
+          hinges.push_back(h);
+        }
+        if (cb.planar_link) {  // both bodies kept in the plane: the anchor alone is left to hold
+          const JPH::Vec3 a = axis.Abs();
+          const int normal_axis = a.GetX() >= a.GetY() && a.GetX() >= a.GetZ() ? 0 : a.GetY() >= a.GetZ() ? 1 : 2;
+          planar_normal_ = normal_axis;
+          constraint = new PlanarPointConstraint(parent, child, anchor, normal_axis, kJointPriority, articulated);
+          break;
+        }
+        if (articulated) {  // this one keeps the hinge's positions
+          const ArticulatedHinge& h = hinges.back();
           constraint = new HingePositionConstraint(parent, child, h.anchor_local1, h.anchor_local2, h.axis_local1,
                                                    child.GetRotation().Conjugated() * axis, kJointPriority);
-          hinges.push_back(h);
           break;
         }
         JPH::HingeConstraintSettings s;
@@ -197,13 +202,41 @@ void Robot::CreateJoints() {
       p.soft = m.solver().soft_limits;
       p.soft_limit = joint.soft_limit;
       p.after_joints = m.solver().joint_rows_last;
-      p.in_articulation = articulated;
+      // A planar root's rows act between it and the world, outside any tree's articulation.
+      const bool row_in_articulation = articulated && cb.attachment == Attachment::Hinge;
+      p.in_articulation = row_in_articulation;
       axis_rows_[j] = new JointAxisConstraint(parent, child, p);
       AddConstraint(axis_rows_[j]);
-      if (articulated) hinges.back().axis_rows = axis_rows_[j].GetPtr();
+      if (row_in_articulation) hinges.back().axis_rows = axis_rows_[j].GetPtr();
     }
   }
-  if (articulated) AddConstraint(new ArticulationConstraint(bodies_, std::move(hinges), kJointPriority));
+  AddArticulations(hinges, kJointPriority);
+}
+
+void Robot::AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::uint32 priority) {
+  const CompiledModel& m = *model_;
+  for (size_t r = 0; r < m.bodies().size(); ++r) {
+    if (!m.bodies()[r].articulated || m.bodies()[r].articulation_root != int(r)) continue;
+    // The tree rooted at body r, in body order (parents first), and its hinges re-indexed into it.
+    std::vector<int> local(m.bodies().size(), -1);
+    std::vector<JPH::Body*> tree;
+    for (size_t i = r; i < m.bodies().size(); ++i)
+      if (m.bodies()[i].articulation_root == int(r)) {
+        local[i] = int(tree.size());
+        tree.push_back(bodies_[i]);
+      }
+    std::vector<ArticulatedHinge> tree_hinges;
+    for (ArticulatedHinge h : hinges) {
+      if (local[size_t(h.body)] < 0) continue;
+      h.body = local[size_t(h.body)];
+      if (h.parent >= 0) h.parent = local[size_t(h.parent)];
+      tree_hinges.push_back(h);
+    }
+    if (planar_normal_ >= 0)  // the model's hinges are planar links
+      AddConstraint(new PlanarArticulationConstraint(std::move(tree), std::move(tree_hinges), planar_normal_, priority));
+    else
+      AddConstraint(new ArticulationConstraint(std::move(tree), std::move(tree_hinges), priority));
+  }
 }
 
 void Robot::CreateSoftContacts() {

@@ -1,0 +1,123 @@
+// The linear system of a tree's joint-space solve (articulation_constraint.h,
+// planar_articulation_constraint.h): the rates x of the tree's motions satisfy
+//
+//   (T^T M T + sum over soft rows 1/S e e^T) x = T^T M v - sum over soft rows s (total + bias / S)
+//
+// where T maps the rates to the bodies' velocities, M is the bodies' mass, and each soft row
+// (a hinge's armature/damping drive or its range limit, JointAxisConstraint's AxisRowState) acts
+// on one rate with sign s and softness S. The owner adds T^T M T and T^T M v; this holds the
+// rows, the dense Cholesky factor, the solve, each row's impulse and the release of a limit that
+// would pull. Fixed capacity: nothing is allocated per update.
+#pragma once
+
+#include "physics/joint_axis_constraint.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace joltgym {
+
+class JointSpaceSystem {
+ public:
+  static constexpr int kMaxRates = 30;  // a free root's 6 + one per hinge
+  static constexpr int kMaxRows = 2 * kMaxRates;
+
+  struct Row {
+    AxisRowState* state = nullptr;
+    double softness = 0.0;  // the state's, or for a hard row (zero) one stiff enough to stand for it
+    int rate = -1;
+    double sign = 1.0;      // the row's rate is sign * x[rate]
+    bool is_limit = false, lower_limit = true;
+    int hinge = -1;         // the owner's hinge, for taking a released limit's impulse back
+  };
+
+  void Reset(int num_rates) {
+    n_ = num_rates;
+    num_rows_ = 0;
+  }
+  int num_rates() const { return n_; }
+
+  void AddRow(AxisRowState* state, int rate, double sign, bool is_limit, bool lower_limit, int hinge) {
+    Row& row = rows_[num_rows_++];
+    row = {state, std::max(double(state->softness), 1.0e-9), rate, sign, is_limit, lower_limit, hinge};
+  }
+  int num_rows() const { return num_rows_; }
+  Row& row(int i) { return rows_[i]; }
+
+  // Before adding T^T M T (lower triangle: r >= c).
+  void ClearMatrix() {
+    for (int r = 0; r < n_; ++r) std::fill(a_[r], a_[r] + n_, 0.0);
+  }
+  double& a(int r, int c) { return a_[r][c]; }
+
+  // The rows' 1/S, then the Cholesky factor in place.
+  void Factorise() {
+    for (int k = 0; k < num_rows_; ++k) a_[rows_[k].rate][rows_[k].rate] += 1.0 / rows_[k].softness;
+    for (int i = 0; i < n_; ++i)
+      for (int j = 0; j <= i; ++j) {
+        double s = a_[i][j];
+        for (int p = 0; p < j; ++p) s -= a_[i][p] * a_[j][p];
+        a_[i][j] = i == j ? std::sqrt(std::max(s, 1.0e-30)) : s / a_[j][j];
+      }
+  }
+
+  // Before adding T^T M v.
+  void ClearRhs() { std::fill(x_, x_ + n_, 0.0); }
+  double& rhs(int r) { return x_[r]; }
+
+  // Solves for the rates (then x(r)); false if a limit would pull: those are released (their
+  // rows dropped, `take_back(hinge, impulse)` undoes what they applied) and the owner must
+  // rebuild the matrix, Factorise and solve again.
+  template <typename TakeBack>
+  bool Solve(TakeBack&& take_back) {
+    for (int k = 0; k < num_rows_; ++k) {
+      const Row& row = rows_[k];
+      x_[row.rate] -= row.sign * (double(row.state->total) + double(row.state->bias) / row.softness);
+    }
+    for (int i = 0; i < n_; ++i) {  // L y = rhs
+      double s = x_[i];
+      for (int p = 0; p < i; ++p) s -= a_[i][p] * x_[p];
+      x_[i] = s / a_[i][i];
+    }
+    for (int i = n_ - 1; i >= 0; --i) {  // L^T x = y
+      double s = x_[i];
+      for (int p = i + 1; p < n_; ++p) s -= a_[p][i] * x_[p];
+      x_[i] = s / a_[i][i];
+    }
+    // A limit may only push (lower: raise the rate, upper: lower it): its total after this
+    // impulse, -(rate + bias) / S, must keep its sign.
+    bool dropped = false;
+    for (int k = 0; k < num_rows_; ++k) {
+      Row& row = rows_[k];
+      if (!row.is_limit) continue;
+      const double after = -(row.sign * x_[row.rate] + double(row.state->bias)) / row.softness;
+      if (row.lower_limit ? after >= 0.0 : after <= 0.0) continue;
+      take_back(row.hinge, -row.state->total);
+      row.state->total = 0.0f;
+      row.state = nullptr;
+      dropped = true;
+    }
+    if (!dropped) return true;
+    num_rows_ = int(std::remove_if(rows_, rows_ + num_rows_, [](const Row& r) { return r.state == nullptr; }) - rows_);
+    return false;
+  }
+  double x(int r) const { return x_[r]; }
+
+  // After a successful Solve: each row's impulse, -(s x + S total + bias) / S, into its total.
+  void AccumulateImpulses() {
+    for (int k = 0; k < num_rows_; ++k) {
+      Row& row = rows_[k];
+      const double rate = row.sign * x_[row.rate];
+      row.state->total += float(-(rate + row.softness * row.state->total + row.state->bias) / row.softness);
+    }
+  }
+
+ private:
+  int n_ = 0;
+  int num_rows_ = 0;
+  Row rows_[kMaxRows];
+  double a_[kMaxRates][kMaxRates];
+  double x_[kMaxRates];
+};
+
+}  // namespace joltgym

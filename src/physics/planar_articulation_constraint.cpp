@@ -1,0 +1,172 @@
+#include "physics/planar_articulation_constraint.h"
+
+#include <Jolt/Physics/Body/MotionProperties.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace joltgym {
+
+PlanarArticulationConstraint::PlanarArticulationConstraint(std::vector<JPH::Body*> bodies,
+                                                           std::vector<ArticulatedHinge> hinges, int normal_axis,
+                                                           JPH::uint32 priority)
+    // Jolt links the constraint's two bodies into one island (the hinges link the rest); a
+    // lone world-hinged body pairs with the world.
+    : OwnConstraint(bodies.size() > 1 ? *bodies[0] : JPH::Body::sFixedToWorld, bodies.size() > 1 ? *bodies[1] : *bodies[0],
+                    priority),
+      hinges_(std::move(hinges)) {
+  const JPH::Vec3 axes[3] = {JPH::Vec3::sAxisX(), JPH::Vec3::sAxisY(), JPH::Vec3::sAxisZ()};
+  n_ = axes[normal_axis];
+  u_ = axes[(normal_axis + 1) % 3];  // (n, u, w) right-handed: n x u = w
+  w_ = axes[(normal_axis + 2) % 3];
+  const bool world_hinged = std::any_of(hinges_.begin(), hinges_.end(), [](const ArticulatedHinge& h) { return h.parent < 0; });
+  root_rates_ = world_hinged ? 0 : 3;
+  if (int(bodies.size()) > kMaxBodies || root_rates_ + int(hinges_.size()) > kMaxRates)
+    throw std::invalid_argument("planar articulation: at most " + std::to_string(kMaxBodies) + " bodies per tree, got " +
+                                std::to_string(bodies.size()));
+  bodies_.resize(bodies.size());
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    BodyInfo& b = bodies_[i];
+    b.body = bodies[i];
+    const JPH::MotionProperties* mp = b.body->GetMotionProperties();
+    b.inv_inertia = n_.Dot(mp->GetInverseInertiaForRotation(JPH::Mat44::sRotation(b.body->GetRotation())) * n_);
+    b.mass = 1.0 / double(mp->GetInverseMass());
+    b.inertia = 1.0 / double(b.inv_inertia);
+  }
+  parent_of_.assign(bodies_.size(), -1);
+  hinge_of_.assign(bodies_.size(), -1);
+  for (size_t k = 0; k < hinges_.size(); ++k) {
+    const ArticulatedHinge& h = hinges_[k];
+    parent_of_[size_t(h.body)] = h.parent;
+    hinge_of_[size_t(h.body)] = int(k);
+    const JPH::Body* parent = h.parent >= 0 ? bodies_[size_t(h.parent)].body : nullptr;
+    const JPH::Vec3 axis = parent ? parent->GetRotation() * h.axis_local1 : h.axis_local1;
+    axis_sign_.push_back(axis.Dot(n_) >= 0.0f ? 1.0f : -1.0f);
+  }
+  motion_.resize(bodies_.size());
+}
+
+void PlanarArticulationConstraint::BuildMotions() {
+  // A body moves with its parent's rates (rigidly carried to its own COM) and its own hinge's,
+  // which comes after them: each body's rates are in ascending order.
+  const JPH::Vec3 root(bodies_[0].body->GetCenterOfMassPosition());
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    BodyMotion& m = motion_[i];
+    const JPH::Vec3 p(bodies_[i].body->GetCenterOfMassPosition());
+    m.count = 0;
+    const auto add = [&m](int rate, double tu, double tw, double turn) {
+      m.rate[m.count] = rate;
+      m.tu[m.count] = tu;
+      m.tw[m.count] = tw;
+      m.turn[m.count] = turn;
+      ++m.count;
+    };
+    // A turning rate about point c moves p by n x (p - c) = (-(p - c)_w, (p - c)_u).
+    const auto add_turn = [&](int rate, JPH::Vec3Arg c) { add(rate, -(p - c).Dot(w_), (p - c).Dot(u_), 1.0); };
+    if (parent_of_[i] >= 0) {  // the parent's rates: v_parent + turn n x (p - p_parent)
+      const BodyMotion& pm = motion_[size_t(parent_of_[i])];
+      const JPH::Vec3 d = p - JPH::Vec3(bodies_[size_t(parent_of_[i])].body->GetCenterOfMassPosition());
+      const double du = d.Dot(u_), dw = d.Dot(w_);
+      for (int c = 0; c < pm.count; ++c) add(pm.rate[c], pm.tu[c] - pm.turn[c] * dw, pm.tw[c] + pm.turn[c] * du, pm.turn[c]);
+    } else if (root_rates_ == 3) {  // the root's slides along u and w, and its turn about its COM
+      add(0, 1.0, 0.0, 0.0);
+      add(1, 0.0, 1.0, 0.0);
+      add_turn(2, root);
+    }
+    if (hinge_of_[i] >= 0) {
+      const ArticulatedHinge& h = hinges_[size_t(hinge_of_[i])];
+      const JPH::Body& child = *bodies_[i].body;
+      add_turn(HingeRate(hinge_of_[i]), JPH::Vec3(child.GetCenterOfMassPosition()) + child.GetRotation() * h.anchor_local2);
+    }
+  }
+}
+
+void PlanarArticulationConstraint::Factorise() {
+  system_.ClearMatrix();
+  for (size_t i = 0; i < bodies_.size(); ++i) {  // T^T M T, M = diag(m, m, I); lower: a body's rates ascend
+    const BodyMotion& m = motion_[i];
+    const double mass = bodies_[i].mass, inertia = bodies_[i].inertia;
+    for (int p = 0; p < m.count; ++p) {
+      const double mu = mass * m.tu[p], mw = mass * m.tw[p], mt = inertia * m.turn[p];
+      for (int q = 0; q <= p; ++q) system_.a(m.rate[p], m.rate[q]) += mu * m.tu[q] + mw * m.tw[q] + mt * m.turn[q];
+    }
+  }
+  system_.Factorise();
+}
+
+void PlanarArticulationConstraint::SetupVelocityConstraint(float dt) {
+  system_.Reset(root_rates_ + int(hinges_.size()));
+  for (size_t k = 0; k < hinges_.size(); ++k) {
+    if (!hinges_[k].axis_rows) continue;
+    JPH::Vec3 axis;
+    AxisRowState *drive = nullptr, *limit = nullptr;
+    bool lower = true;
+    hinges_[k].axis_rows->PrepareForArticulation(dt, axis, drive, limit, lower);
+    if (drive) system_.AddRow(drive, HingeRate(int(k)), axis_sign_[k], false, true, int(k));
+    if (limit) system_.AddRow(limit, HingeRate(int(k)), axis_sign_[k], true, lower, int(k));
+  }
+  BuildMotions();
+  Factorise();
+}
+
+void PlanarArticulationConstraint::ApplyRateImpulse(int hinge, float impulse) {
+  if (impulse == 0.0f) return;
+  const ArticulatedHinge& h = hinges_[size_t(hinge)];
+  const float turn = axis_sign_[size_t(hinge)] * impulse;  // the row's rate is s x
+  const BodyInfo& child = bodies_[size_t(h.body)];
+  child.body->GetMotionProperties()->AddAngularVelocityStep((child.inv_inertia * turn) * n_);
+  if (h.parent < 0) return;
+  const BodyInfo& parent = bodies_[size_t(h.parent)];
+  parent.body->GetMotionProperties()->AddAngularVelocityStep((-parent.inv_inertia * turn) * n_);
+}
+
+void PlanarArticulationConstraint::WarmStartVelocityConstraint(float ratio) {
+  for (int k = 0; k < system_.num_rows(); ++k) {
+    JointSpaceSystem::Row& row = system_.row(k);
+    row.state->total *= ratio;
+    ApplyRateImpulse(row.hinge, row.state->total);
+  }
+}
+
+bool PlanarArticulationConstraint::SolveOnce() {
+  system_.ClearRhs();
+  for (size_t i = 0; i < bodies_.size(); ++i) {  // T^T M v
+    const JPH::Body& body = *bodies_[i].body;
+    const JPH::Vec3 lin = body.GetLinearVelocity();
+    double* v = v_[i];
+    v[0] = lin.Dot(u_);
+    v[1] = lin.Dot(w_);
+    v[2] = body.GetAngularVelocity().Dot(n_);
+    const double pu = bodies_[i].mass * v[0], pw = bodies_[i].mass * v[1], pt = bodies_[i].inertia * v[2];
+    const BodyMotion& m = motion_[i];
+    for (int c = 0; c < m.count; ++c) system_.rhs(m.rate[c]) += m.tu[c] * pu + m.tw[c] * pw + m.turn[c] * pt;
+  }
+  if (!system_.Solve([this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); })) return false;
+  for (size_t i = 0; i < bodies_.size(); ++i) {  // v' = T x, applied as the change from v
+    const BodyMotion& m = motion_[i];
+    double tu = 0.0, tw = 0.0, turn = 0.0;
+    for (int c = 0; c < m.count; ++c) {
+      const double x = system_.x(m.rate[c]);
+      tu += m.tu[c] * x;
+      tw += m.tw[c] * x;
+      turn += m.turn[c] * x;
+    }
+    JPH::MotionProperties* mp = bodies_[i].body->GetMotionProperties();
+    mp->AddLinearVelocityStep(float(tu - v_[i][0]) * u_ + float(tw - v_[i][1]) * w_);
+    mp->AddAngularVelocityStep(float(turn - v_[i][2]) * n_);
+  }
+  system_.AccumulateImpulses();
+  return true;
+}
+
+bool PlanarArticulationConstraint::SolveVelocityConstraint(float) {
+  // Each failed pass releases at least one limit, so this ends.
+  for (size_t pass = 0; pass <= hinges_.size(); ++pass) {
+    if (SolveOnce()) return true;
+    Factorise();
+  }
+  return true;
+}
+
+}  // namespace joltgym

@@ -1,0 +1,92 @@
+// Every joint row of one planar tree solved exactly at each velocity iteration, in joint
+// space: for planar links (SolverDesc::planar_links) every body moves in the plane and turns
+// about its normal, so the tree's motions are its root's (three in-plane freedoms, or one
+// hinge to the world) and one rate per hinge. Each iteration projects the bodies' velocities
+// onto those motions in the bodies' mass metric, with each hinge's armature/damping drive and
+// range limit as soft rows on its rate:
+//
+//   (T^T M T + sum 1/S e e^T) x = T^T M v - sum s (total + bias / S),   v' = T x
+//
+// T maps the generalized rates x to the bodies' velocities, S is a row's softness, s the
+// hinge axis's sign; the same solution as the maximal-coordinate KKT system
+// (articulation_constraint.h), for a dense n x n Cholesky per update and a few hundred flops
+// per iteration on n <= a dozen rates.
+//
+// Why: joint-by-joint iterations converge slowly along a chain whose armature rows nearly
+// lock the joint rates on light links; HalfCheetah's step is still far from its converged
+// solve at 8 iterations (benchmarks/step_fidelity.py: 4.8 at 2 sub-steps x 8, 3.6 at x 100).
+// Contacts stay Jolt rows iterated around it; the anchors' positions stay
+// PlanarPointConstraint's (its velocity rows then off). A limit whose accumulated impulse
+// would pull is dropped for the rest of the update and the system refactorised without it.
+//
+// Supported trees: a root free in the plane or hinged to the world, hinges below it
+// (CompiledModel::CompileArticulation).
+#pragma once
+
+#include <Jolt/Jolt.h>
+#include <Jolt/Physics/Body/Body.h>
+
+#include "physics/articulation_constraint.h"
+#include "physics/joint_space_system.h"
+#include "physics/own_constraint_settings.h"
+
+#include <vector>
+
+namespace joltgym {
+
+class PlanarArticulationConstraint final : public OwnConstraint {
+ public:
+  // bodies: one tree's bodies, parents before children, bodies[0] the root; one hinge per
+  // other body (and possibly one from the world to the root), in body order. normal_axis: the
+  // plane's normal (0, 1 or 2: world x, y or z).
+  PlanarArticulationConstraint(std::vector<JPH::Body*> bodies, std::vector<ArticulatedHinge> hinges, int normal_axis,
+                               JPH::uint32 priority);
+
+  JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
+  void ResetWarmStart() override {}
+  void SetupVelocityConstraint(float dt) override;
+  void WarmStartVelocityConstraint(float ratio) override;
+  bool SolveVelocityConstraint(float dt) override;
+  bool SolvePositionConstraint(float, float) override { return false; }
+
+ private:
+  struct BodyInfo {
+    JPH::Body* body = nullptr;
+    double mass = 0.0;
+    double inertia = 0.0;      // about the normal: constant while the body turns about it
+    float inv_inertia = 0.0f;
+  };
+  static constexpr int kMaxBodies = 24;
+  static constexpr int kMaxRates = JointSpaceSystem::kMaxRates;
+
+  // One body's row of T: the rates that move it (its root's and its ancestors' hinges') and
+  // how, (along u, along w, turning) per unit rate.
+  struct BodyMotion {
+    int count = 0;
+    int rate[kMaxRates];
+    double tu[kMaxRates], tw[kMaxRates], turn[kMaxRates];
+  };
+
+  int HingeRate(int hinge) const { return root_rates_ + hinge; }
+  // T at the bodies' current poses.
+  void BuildMotions();
+  // T^T M T into the system, factorised.
+  void Factorise();
+  // One exact solve on the current velocities; false if a limit had to be dropped first.
+  bool SolveOnce();
+  // Impulse on a hinge's rate: its two bodies' turning (M^-1 J^T lambda).
+  void ApplyRateImpulse(int hinge, float impulse);
+
+  JPH::Vec3 n_, u_, w_;  // the plane's normal and its two in-plane axes
+  std::vector<BodyInfo> bodies_;
+  std::vector<ArticulatedHinge> hinges_;
+  std::vector<float> axis_sign_;    // per hinge: its axis along +normal or -normal
+  std::vector<int> parent_of_;      // per body: its parent body, -1 for the root
+  std::vector<int> hinge_of_;       // per body: the hinge it hangs from, -1 for a free root
+  int root_rates_ = 0;              // 3: the root is free in the plane; 0: hinged to the world
+  std::vector<BodyMotion> motion_;  // T, per body
+  double v_[kMaxBodies][3];         // scratch: the bodies' velocities
+  JointSpaceSystem system_;
+};
+
+}  // namespace joltgym

@@ -1,0 +1,145 @@
+"""The planar articulated solve (SolverSettings(articulated_joints=True) on a planar model): each
+iteration projects a planar tree's velocities onto its joint-space motions, armature/damping
+drives and limits included, exactly. It must give in a couple of iterations what joint-by-joint
+iterations converge to, solve a contact-free arm in one, keep the joints together, give the same
+results for any packing and thread count, and refuse the trees it does not solve by name."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import joltgym
+from joltgym.tasks import task_spec
+from joltgym.vector import JoltVectorEnv
+
+CHEETAH = task_spec("HalfCheetah")
+REACHER = task_spec("Reacher")
+
+
+def cheetah_airborne_qvels(solver, count: int = 10, frames: int = 3) -> np.ndarray:
+    """qvel after `frames` env steps from random HalfCheetah states 3 m up (no contact), each
+    under a constant random action."""
+    env = gym.make("joltgym/HalfCheetah-v0", solver=solver).unwrapped
+    rng = np.random.default_rng(11)
+    lo, hi = env.model.mj_model.jnt_range[3:, 0], env.model.mj_model.jnt_range[3:, 1]
+    out = []
+    for _ in range(count):
+        env.reset(seed=0)
+        qpos = env.init_qpos.copy()
+        qpos[1] = 3.0
+        qpos[2] = rng.uniform(-0.5, 0.5)
+        qpos[3:] = rng.uniform(lo + 0.05, hi - 0.05)
+        qvel = np.concatenate([rng.normal(0, 1, 3), rng.normal(0, 5, env.model.nv - 3)])
+        env.set_state(qpos, qvel)
+        action = rng.uniform(-1, 1, env.action_space.shape).astype(np.float32)
+        for _ in range(frames):
+            env.step(action)
+        out.append(env.qvel.copy())
+    env.close()
+    return np.array(out)
+
+
+def test_an_airborne_cheetah_gets_in_two_iterations_what_joint_by_joint_iterations_converge_to():
+    converged = cheetah_airborne_qvels(dataclasses.replace(CHEETAH.solver, articulated_joints=False,
+                                                           velocity_iterations=400))
+    iterated = cheetah_airborne_qvels(dataclasses.replace(CHEETAH.solver, articulated_joints=False,
+                                                          velocity_iterations=8))
+    articulated = cheetah_airborne_qvels(dataclasses.replace(CHEETAH.solver, articulated_joints=True,
+                                                             velocity_iterations=2))
+    off = lambda q: float(np.abs(q - converged).sum(axis=1).mean())  # noqa: E731
+    assert off(iterated) > 0.05, off(iterated)  # the comparison means something
+    assert off(articulated) < 0.03 * off(iterated), (off(articulated), off(iterated))
+
+
+def reacher_qvels(solver, steps: int = 20) -> np.ndarray:
+    env = gym.make("joltgym/Reacher-v0", solver=solver).unwrapped
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    out = []
+    for _ in range(steps):
+        env.step(rng.uniform(-1, 1, 2).astype(np.float32))
+        out.append(env.qvel[:2].copy())
+    env.close()
+    return np.array(out)
+
+
+def test_a_contact_free_arm_is_solved_exactly_in_one_iteration():
+    # Nothing in Reacher collides, so one articulated iteration is the converged solve.
+    base = dataclasses.replace(REACHER.solver, substeps=2, position_iterations=2, baumgarte=1.0)
+    converged = reacher_qvels(dataclasses.replace(base, articulated_joints=False, velocity_iterations=2000))
+    once = reacher_qvels(dataclasses.replace(base, articulated_joints=True, velocity_iterations=1))
+    few = reacher_qvels(dataclasses.replace(base, articulated_joints=False, velocity_iterations=30))
+    scale = np.abs(converged).max()
+    assert np.abs(once - converged).max() < 0.002 * scale, np.abs(once - converged).max()
+    assert np.abs(few - converged).max() > 5 * np.abs(once - converged).max()
+
+
+@pytest.mark.parametrize("task", ["HalfCheetah", "Reacher", "Hopper", "Walker2d", "Swimmer"])
+def test_the_joints_hold_under_random_actions(task):
+    solver = dataclasses.replace(task_spec(task).solver, articulated_joints=True)
+    env = gym.make(f"joltgym/{task}-v0", solver=solver).unwrapped
+    env.reset(seed=7)
+    rng = np.random.default_rng(7)
+    worst = 0.0
+    for _ in range(1000):
+        _, _, terminated, truncated, _ = env.step(rng.uniform(-1, 1, env.action_space.shape).astype(np.float32))
+        worst = max(worst, env._core.max_joint_anchor_error())
+        assert np.isfinite(env.qvel).all()
+        if terminated or truncated:
+            env.reset()
+    env.close()
+    assert worst < 2e-3, worst
+
+
+def test_a_joint_driven_into_its_limit_stops_there_as_the_iterated_solve_does():
+    # The Reacher's elbow (range +-3 rad) under full torque: the limit row holds it, and lets go
+    # when the torque reverses (a limit that would pull is released).
+    def elbow(articulated: bool) -> np.ndarray:
+        solver = dataclasses.replace(REACHER.solver, articulated_joints=articulated,
+                                     velocity_iterations=1 if articulated else 400)
+        env = gym.make("joltgym/Reacher-v0", solver=solver).unwrapped
+        env.reset(seed=0)
+        out = []
+        for t in range(120):
+            env.step(np.array([0.0, 1.0 if t < 80 else -1.0], np.float32))
+            out.append(env.qpos[1])
+        env.close()
+        return np.array(out)
+
+    iterated, articulated = elbow(False), elbow(True)
+    assert iterated[70] > 2.9 and iterated[-1] < iterated[79] - 0.5  # it got there and came back
+    np.testing.assert_allclose(articulated, iterated, atol=0.05)
+
+
+def trajectory(task: str, robots_per_world: int, threads: int) -> list[np.ndarray]:
+    spec = task_spec(task)
+    venv = JoltVectorEnv(5, task=task, solver=dataclasses.replace(spec.solver, articulated_joints=True),
+                         num_threads=threads, robots_per_world=robots_per_world, max_episode_steps=30)
+    obs, _ = venv.reset(seed=3)
+    out = [obs]
+    rng = np.random.default_rng(1)
+    for _ in range(70):
+        obs, reward, terminated, truncated, _ = venv.step(
+            rng.uniform(-1, 1, (5,) + venv.single_action_space.shape).astype(np.float32))
+        out += [obs, reward, terminated, truncated]
+    venv.close()
+    return out
+
+
+@pytest.mark.parametrize("task", ["HalfCheetah", "Reacher"])
+def test_results_do_not_depend_on_the_packing_or_the_thread_count(task):
+    alone = trajectory(task, 1, 1)
+    for robots_per_world, threads in ((5, 1), (2, 2)):
+        for a, b in zip(alone, trajectory(task, robots_per_world, threads)):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_a_tree_it_does_not_solve_is_refused_by_name():
+    solver = dataclasses.replace(task_spec("InvertedPendulum").solver, articulated_joints=True)
+    with pytest.raises(joltgym.UnsupportedFeatureError,
+                       match=r"articulated_joints: body 'cart' is a planar link neither free in its plane"):
+        gym.make("joltgym/InvertedPendulum-v0", solver=solver)
