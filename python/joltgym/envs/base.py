@@ -60,7 +60,7 @@ class JoltEnv(gym.Env, EzPickle):
         task_name: str,
         *,
         xml_file: str | None = None,
-        solver: SolverSettings | None = None,
+        solver: SolverSettings | str | None = None,
         render_mode: str | None = None,
         default_camera_config: dict | None = None,
         width: int = DEFAULT_SIZE,
@@ -83,7 +83,7 @@ class JoltEnv(gym.Env, EzPickle):
         )
         spec = task_spec(task_name)
         self.render_mode = render_mode
-        self.model: JoltModel = load_model(xml_file or spec.xml_file, solver=solver or spec.solver)
+        self.model: JoltModel = load_model(xml_file or spec.xml_file, solver=spec.resolve_solver(solver))
         self.task = spec.make_task(self.model, **task_kwargs)
         self._core = _native.TaskCore(self.model.native, self.task)
         self._episode_seeds = EpisodeSeeds()

@@ -21,7 +21,7 @@ class ArenaEnv(JoltParallelEnv):
         solver_of: the single-agent task whose measured solver settings the world uses.
         max_cycles: truncation (None: the task ends its own episodes).
         pad_observations: see JoltParallelEnv.
-        solver: Jolt solver settings (default: those of `solver_of`).
+        solver: Jolt solver settings, or "default" / "fast": the presets of `solver_of` (TaskSpec.resolve_solver).
         render_mode, width, height, camera_id, camera_name, default_camera_config: as the
             single-agent envs take them; the default camera is the table row's (the arena seen whole).
         **task_kwargs: the task's keyword arguments (``_native.multi_agent_task_type(task).defaults``).
@@ -35,7 +35,7 @@ class ArenaEnv(JoltParallelEnv):
         max_cycles: int | None = None,
         pad_observations: bool = False,
         render_mode: str | None = None,
-        solver: SolverSettings | None = None,
+        solver: SolverSettings | str | None = None,
         width: int = DEFAULT_SIZE,
         height: int = DEFAULT_SIZE,
         camera_id: int | None = None,
@@ -47,7 +47,7 @@ class ArenaEnv(JoltParallelEnv):
                              pad_observations=pad_observations, render_mode=render_mode, solver=solver, width=width,
                              height=height, camera_id=camera_id, camera_name=camera_name,
                              default_camera_config=default_camera_config, **task_kwargs)
-        solver = solver or task_spec(solver_of).solver
+        solver = task_spec(solver_of).resolve_solver(solver)
         self.models = [load_model(xml, solver=solver) for xml in models]
         native = _native.multi_agent_task_type(task).create([m.native for m in self.models], **task_kwargs)
         JoltParallelEnv.__init__(

@@ -50,7 +50,7 @@ class FactoredEnv(JoltParallelEnv):
         max_cycles: int | None = None,
         render_mode: str | None = None,
         xml_file: str | None = None,
-        solver: SolverSettings | None = None,
+        solver: SolverSettings | str | None = None,
         width: int = DEFAULT_SIZE,
         height: int = DEFAULT_SIZE,
         camera_id: int | None = None,
@@ -72,7 +72,7 @@ class FactoredEnv(JoltParallelEnv):
         if isinstance(agent_obsk, bool) or not isinstance(agent_obsk, (int, np.integer)) or agent_obsk < 0:
             raise ValueError(f"agent_obsk must be an int >= 0, got {agent_obsk!r}")
         spec = task_spec(scenario)
-        self.model = load_model(xml_file or spec.xml_file, solver=solver or spec.solver)
+        self.model = load_model(xml_file or spec.xml_file, solver=spec.resolve_solver(solver))
         if (self.model.nq, self.model.nv) != (robot.nq, robot.nv):
             raise ValueError(
                 f"{scenario}'s agent graph is for nq={robot.nq}, nv={robot.nv}; the model has "

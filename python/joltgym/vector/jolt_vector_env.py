@@ -47,7 +47,8 @@ class JoltVectorEnv(VectorEnv):
             nothing through Jolt but their own floor rows, fewer when that would leave threads
             idle, 1 for the rest). Results do not depend on it; the property of that name reports it.
         copy: return copies of the observation buffer (default) rather than the buffer itself.
-        solver: Jolt solver settings (defaults to the task's measured settings).
+        solver: Jolt solver settings, or "default" (the task's measured settings, also None) or "fast"
+            (the task's faster, less accurate preset; TaskSpec.fast_solver).
         render_mode, width, height, camera_id, camera_name, default_camera_config: as the
             single env takes them; ``render()`` returns one frame per env (a tuple, as
             Gymnasium's vector envs do), or with ``render_mosaic=True`` one image of them all
@@ -66,7 +67,7 @@ class JoltVectorEnv(VectorEnv):
         num_threads: int | None = None,
         robots_per_world: int | None = None,
         copy: bool = True,
-        solver: SolverSettings | None = None,
+        solver: SolverSettings | str | None = None,
         render_mode: str | None = None,
         xml_file: str | None = None,
         width: int = DEFAULT_SIZE,
@@ -110,7 +111,7 @@ class JoltVectorEnv(VectorEnv):
         ):
             raise ValueError(f"robots_per_world must be an integer >= 1 or None, got {robots_per_world!r}")
 
-        self.model = load_model(model_path or xml_file or spec.xml_file, solver=solver or spec.solver)
+        self.model = load_model(model_path or xml_file or spec.xml_file, solver=spec.resolve_solver(solver))
         self.task = spec.make_task(self.model, **task_kwargs)
         entropy = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         self._pool = _native.WorldPool(
