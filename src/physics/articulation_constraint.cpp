@@ -93,16 +93,8 @@ void ArticulationConstraint::Factorise() {
 void ArticulationConstraint::SetupVelocityConstraint(float dt) {
   system_.Reset(root_rates_ + int(hinges_.size()));
   BuildMotions();
-  for (size_t k = 0; k < hinges_.size(); ++k) {
-    if (!hinges_[k].axis_rows) continue;
-    JPH::Vec3 axis;
-    AxisRowState *drive = nullptr, *limit = nullptr;
-    bool lower = true;
-    // The rows' rate is (w_child - w_parent) . axis: the hinge's own rate, sign +1.
-    hinges_[k].axis_rows->PrepareForArticulation(dt, axis, drive, limit, lower);
-    if (drive) system_.AddRow(drive, HingeRate(int(k)), 1.0, false, true, int(k));
-    if (limit) system_.AddRow(limit, HingeRate(int(k)), 1.0, true, lower, int(k));
-  }
+  // The rows' rate is (w_child - w_parent) . axis: the hinge's own rate, sign +1.
+  system_.AddHingeRows(hinges_, dt, root_rates_, [](int) { return 1.0; });
   Factorise();
 }
 
@@ -118,11 +110,7 @@ void ArticulationConstraint::ApplyRateImpulse(int hinge, float impulse) {
 }
 
 void ArticulationConstraint::WarmStartVelocityConstraint(float ratio) {
-  for (int k = 0; k < system_.num_rows(); ++k) {
-    JointSpaceSystem::Row& row = system_.row(k);
-    row.state->total *= ratio;
-    ApplyRateImpulse(row.hinge, row.state->total);
-  }
+  system_.WarmStart(ratio, [this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); });
 }
 
 bool ArticulationConstraint::SolveOnce() {
@@ -154,11 +142,7 @@ bool ArticulationConstraint::SolveOnce() {
 }
 
 bool ArticulationConstraint::SolveVelocityConstraint(float) {
-  // Each failed pass releases at least one limit, so this ends.
-  for (size_t pass = 0; pass <= hinges_.size(); ++pass) {
-    if (SolveOnce()) return true;
-    Factorise();
-  }
+  JointSpaceSystem::SolveReleasingLimits(int(hinges_.size()), [this] { return SolveOnce(); }, [this] { Factorise(); });
   return true;
 }
 

@@ -30,15 +30,6 @@
 
 namespace joltgym {
 
-struct ArticulatedHinge {
-  int body = -1;    // child body (index into the tree's bodies)
-  int parent = -1;  // parent body, -1: the world
-  JPH::Vec3 anchor_local1;  // anchor in the parent's COM frame (world frame for the world)
-  JPH::Vec3 anchor_local2;  // anchor in the child's COM frame
-  JPH::Vec3 axis_local1;    // hinge axis in the parent's COM frame (world frame for the world)
-  JointAxisConstraint* axis_rows = nullptr;  // the joint's drive and limit (in_articulation), or none
-};
-
 class ArticulationConstraint final : public OwnConstraint {
  public:
   // bodies: one tree's bodies, parents before children, bodies[0] the root; one hinge per

@@ -12,10 +12,24 @@
 
 #include "physics/joint_axis_constraint.h"
 
+#include <Jolt/Jolt.h>
+
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace joltgym {
+
+// One hinge of an articulated tree (articulation_constraint.h, planar_articulation_constraint.h).
+struct ArticulatedHinge {
+  int body = -1;    // child body (index into the tree's bodies)
+  int parent = -1;  // parent body, -1: the world
+  JPH::Vec3 anchor_local1;  // anchor in the parent's COM frame (world frame for the world)
+  JPH::Vec3 anchor_local2;  // anchor in the child's COM frame
+  JPH::Vec3 axis_local1;    // hinge axis in the parent's COM frame (world frame for the world)
+  JointAxisConstraint* axis_rows = nullptr;  // the joint's drive and limit (in_articulation), or none
+};
+
 
 class JointSpaceSystem {
  public:
@@ -36,6 +50,41 @@ class JointSpaceSystem {
     num_rows_ = 0;
   }
   int num_rates() const { return n_; }
+
+  // Each hinge's drive and active limit rows for this update, on rate first_rate + k of hinge k
+  // with sign sign_of(k).
+  template <typename SignOf>
+  void AddHingeRows(const std::vector<ArticulatedHinge>& hinges, float dt, int first_rate, SignOf&& sign_of) {
+    for (size_t k = 0; k < hinges.size(); ++k) {
+      if (!hinges[k].axis_rows) continue;
+      JPH::Vec3 axis;
+      AxisRowState *drive = nullptr, *limit = nullptr;
+      bool lower = true;
+      hinges[k].axis_rows->PrepareForArticulation(dt, axis, drive, limit, lower);
+      const int rate = first_rate + int(k);
+      if (drive) AddRow(drive, rate, sign_of(int(k)), false, true, int(k));
+      if (limit) AddRow(limit, rate, sign_of(int(k)), true, lower, int(k));
+    }
+  }
+
+  // Jolt's warm start: each row's total scaled by ratio and applied, `apply(hinge, impulse)`.
+  template <typename Apply>
+  void WarmStart(float ratio, Apply&& apply) {
+    for (int k = 0; k < num_rows_; ++k) {
+      rows_[k].state->total *= ratio;
+      apply(rows_[k].hinge, rows_[k].state->total);
+    }
+  }
+
+  // One velocity iteration: `solve_once()` until it succeeds, `refactorise()` after each pass
+  // that released a limit (each releases at least one, so at most max_passes + 1 passes).
+  template <typename SolveOnce, typename Refactorise>
+  static void SolveReleasingLimits(int max_passes, SolveOnce&& solve_once, Refactorise&& refactorise) {
+    for (int pass = 0; pass <= max_passes; ++pass) {
+      if (solve_once()) return;
+      refactorise();
+    }
+  }
 
   void AddRow(AxisRowState* state, int rate, double sign, bool is_limit, bool lower_limit, int hinge) {
     Row& row = rows_[num_rows_++];

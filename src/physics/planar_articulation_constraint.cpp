@@ -97,15 +97,7 @@ void PlanarArticulationConstraint::Factorise() {
 
 void PlanarArticulationConstraint::SetupVelocityConstraint(float dt) {
   system_.Reset(root_rates_ + int(hinges_.size()));
-  for (size_t k = 0; k < hinges_.size(); ++k) {
-    if (!hinges_[k].axis_rows) continue;
-    JPH::Vec3 axis;
-    AxisRowState *drive = nullptr, *limit = nullptr;
-    bool lower = true;
-    hinges_[k].axis_rows->PrepareForArticulation(dt, axis, drive, limit, lower);
-    if (drive) system_.AddRow(drive, HingeRate(int(k)), axis_sign_[k], false, true, int(k));
-    if (limit) system_.AddRow(limit, HingeRate(int(k)), axis_sign_[k], true, lower, int(k));
-  }
+  system_.AddHingeRows(hinges_, dt, root_rates_, [this](int k) { return double(axis_sign_[size_t(k)]); });
   BuildMotions();
   Factorise();
 }
@@ -122,11 +114,7 @@ void PlanarArticulationConstraint::ApplyRateImpulse(int hinge, float impulse) {
 }
 
 void PlanarArticulationConstraint::WarmStartVelocityConstraint(float ratio) {
-  for (int k = 0; k < system_.num_rows(); ++k) {
-    JointSpaceSystem::Row& row = system_.row(k);
-    row.state->total *= ratio;
-    ApplyRateImpulse(row.hinge, row.state->total);
-  }
+  system_.WarmStart(ratio, [this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); });
 }
 
 bool PlanarArticulationConstraint::SolveOnce() {
@@ -161,11 +149,7 @@ bool PlanarArticulationConstraint::SolveOnce() {
 }
 
 bool PlanarArticulationConstraint::SolveVelocityConstraint(float) {
-  // Each failed pass releases at least one limit, so this ends.
-  for (size_t pass = 0; pass <= hinges_.size(); ++pass) {
-    if (SolveOnce()) return true;
-    Factorise();
-  }
+  JointSpaceSystem::SolveReleasingLimits(int(hinges_.size()), [this] { return SolveOnce(); }, [this] { Factorise(); });
   return true;
 }
 

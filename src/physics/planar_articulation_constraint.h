@@ -26,7 +26,6 @@
 #include <Jolt/Jolt.h>
 #include <Jolt/Physics/Body/Body.h>
 
-#include "physics/articulation_constraint.h"
 #include "physics/joint_space_system.h"
 #include "physics/own_constraint_settings.h"
 
