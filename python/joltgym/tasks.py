@@ -131,7 +131,7 @@ TASKS: dict[str, TaskSpec] = {
             # 15 cm above MuJoCo's). The joints solved in joint space (articulated_joints) with
             # 2 sub-steps x 8 iterations for the contacts: step_fidelity 1.62, rests within 1 mm of
             # MuJoCo's height, joints within 1.5 mm, for half the instructions (2 x 6: 1.83;
-            # 3 x 8: 1.38 at 1.5x; 4 x 20: 0.75 at 2.7x). solver_measurements.md.
+            # 3 x 8: 1.38, and 3 x 10 costs 1.5x; 4 x 20: 0.75 at 2.8x). solver_measurements.md.
             solver=SolverSettings(substeps=2, velocity_iterations=8, position_iterations=2, baumgarte=1.0,
                                   joint_rows_last=False, articulated_joints=True),
             env_entry_point="joltgym.envs.ant:AntEnv",
