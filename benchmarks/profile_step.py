@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-NUM_ENVS = 4
+NUM_ENVS = 4  # the default of --envs
 
 # First match wins; matched against the demangled "file:function" callgrind reports.
 STAGES = [
@@ -49,7 +49,9 @@ STAGES = [
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("task")
-    p.add_argument("--steps", type=int, default=200, help="env steps per env (4 envs)")
+    p.add_argument("--steps", type=int, default=200, help="env steps per env")
+    p.add_argument("--envs", type=int, default=NUM_ENVS,
+                   help="envs in the bare loop (packed as a pool packs them: up to 8 per Jolt world)")
     p.add_argument("--solver", action="append", default=[], metavar="KEY=VALUE",
                    help="override one of the task's solver settings, e.g. substeps=1 (repeatable)")
     p.add_argument("--top", type=int, default=10, help="also list the costliest functions")
@@ -61,15 +63,15 @@ import ast, dataclasses, sys
 import joltgym
 from joltgym import _native
 from joltgym.tasks import task_spec
-task, steps, overrides = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+task, steps, overrides = sys.argv[1], int(sys.argv[2]), sys.argv[4:]
 s = task_spec(task)
 solver = dataclasses.replace(s.solver, **{k: ast.literal_eval(v) for k, v in (o.split("=", 1) for o in overrides)})
 model = joltgym.load_model(s.xml_file, solver=solver)
-_native.run_bare_loop(model.native, s.make_task(model), %d, steps, max_episode_steps=1000, seed=0)
-""" % NUM_ENVS
+_native.run_bare_loop(model.native, s.make_task(model), int(sys.argv[3]), steps, max_episode_steps=1000, seed=0)
+"""
 
 
-def function_costs(task: str, steps: int, overrides: list[str]) -> dict[str, int]:
+def function_costs(task: str, steps: int, overrides: list[str], envs: int = NUM_ENVS) -> dict[str, int]:
     """Each function's own instructions inside EnvGroup's Prepare, StepPhysics, Finish and Reset."""
     if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
         sys.exit("profile_step.py needs valgrind and callgrind_annotate on PATH")
@@ -81,7 +83,7 @@ def function_costs(task: str, steps: int, overrides: list[str]) -> dict[str, int
         python = Path(sys.executable).resolve()
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                         *[f"--toggle-collect=joltgym::EnvGroup::{m}*" for m in ("Prepare", "StepPhysics", "Finish", "Reset")],
-                        str(python), str(script), task, str(steps), *overrides],
+                        str(python), str(script), task, str(steps), str(envs), *overrides],
                        check=True, capture_output=True, text=True)
         report = subprocess.run(["callgrind_annotate", "--inclusive=no", "--threshold=100", str(out)],
                                 check=True, capture_output=True, text=True).stdout
@@ -113,12 +115,12 @@ def stage_costs(costs: dict[str, int]) -> dict[str, int]:
 
 def main(argv=None) -> None:
     args = parse_args(argv)
-    costs = function_costs(args.task, args.steps, args.solver)
-    env_steps = NUM_ENVS * args.steps
+    costs = function_costs(args.task, args.steps, args.solver, args.envs)
+    env_steps = args.envs * args.steps
     total = sum(costs.values())
     stages = stage_costs(costs)
     print(f"{args.task} {' '.join(args.solver)}: {total / env_steps:,.0f} instructions per env step "
-          f"({NUM_ENVS} envs x {args.steps} steps, resets included)")
+          f"({args.envs} envs x {args.steps} steps, resets included)")
     print(f"| stage | instructions / env step | share |\n|---|---|---|")
     for stage, cost in sorted(stages.items(), key=lambda kv: -kv[1]):
         print(f"| {stage} | {cost / env_steps:,.0f} | {cost / total:.0%} |")

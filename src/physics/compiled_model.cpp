@@ -2,6 +2,7 @@
 
 #include "physics/collision_filter.h"
 #include "physics/geom_shapes.h"
+#include "physics/inert_shape.h"
 #include "physics/jolt_runtime.h"
 
 #include <Jolt/Physics/Collision/Shape/PlaneShape.h>
@@ -115,6 +116,7 @@ void CompiledModel::CompileBodies() {
       b.rel_rot0 = (prot.Conjugated() * b.rot0).Normalized();
     }
     b.shape = MakeBodyShape(d.geoms, b.com_local, d.name);
+    b.inert_shape = new InertShape(b.com_local);
     b.mass.mMass = d.mass;
     b.mass.mInertia = JPH::Mat44::sIdentity();
     for (int r = 0; r < 3; ++r)

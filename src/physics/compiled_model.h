@@ -51,6 +51,7 @@ struct CompiledBody {
   int parent = -1;
   Attachment attachment = Attachment::Free;
   JPH::RefConst<JPH::Shape> shape;
+  JPH::RefConst<JPH::Shape> inert_shape;  // used instead where the world's rules let nothing touch the body
   JPH::MassProperties mass;
   JPH::EAllowedDOFs allowed_dofs = JPH::EAllowedDOFs::All;
   JPH::RVec3 pos0;           // body frame origin, world, at qpos0

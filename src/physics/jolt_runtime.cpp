@@ -1,5 +1,7 @@
 #include "physics/jolt_runtime.h"
 
+#include "physics/inert_shape.h"
+
 #include <Jolt/Core/Factory.h>
 #include <Jolt/RegisterTypes.h>
 
@@ -44,6 +46,7 @@ void EnsureJoltRuntime() {
     JPH::RegisterDefaultAllocator();
     JPH::Factory::sInstance = new JPH::Factory();
     JPH::RegisterTypes();
+    InertShape::sRegister();
   });
 }
 

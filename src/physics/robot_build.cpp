@@ -63,8 +63,9 @@ void Robot::CreateBodies() {
   const JPH::BodyLockInterfaceNoLock& locks = system.GetBodyLockInterfaceNoLock();
   for (size_t i = 0; i < m.bodies().size(); ++i) {
     const CompiledBody& b = m.bodies()[i];
-    const JPH::ObjectLayer layer = world_->inert_bodies_[size_t(index_)][i] ? layers::kInert : layers::kMoving;
-    JPH::BodyCreationSettings settings(b.shape, origin_ + b.pos0, b.rot0, JPH::EMotionType::Dynamic, layer);
+    const bool inert = world_->inert_bodies_[size_t(index_)][i];
+    JPH::BodyCreationSettings settings(inert ? b.inert_shape : b.shape, origin_ + b.pos0, b.rot0,
+                                       JPH::EMotionType::Dynamic, inert ? layers::kInert : layers::kMoving);
     settings.mOverrideMassProperties = JPH::EOverrideMassProperties::MassAndInertiaProvided;
     settings.mMassPropertiesOverride = b.mass;
     settings.mAllowedDOFs = b.allowed_dofs;
