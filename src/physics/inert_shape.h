@@ -23,9 +23,7 @@ class InertShape final : public JPH::Shape {
 
   JPH::Vec3 GetCenterOfMass() const override { return center_of_mass_; }
   JPH::AABox GetLocalBounds() const override { return {JPH::Vec3::sZero(), JPH::Vec3::sZero()}; }
-  JPH::AABox GetWorldSpaceBounds(JPH::Mat44Arg, JPH::Vec3Arg) const override {
-    return {JPH::Vec3::sZero(), JPH::Vec3::sZero()};
-  }
+  JPH::AABox GetWorldSpaceBounds(JPH::Mat44Arg, JPH::Vec3Arg) const override { return GetLocalBounds(); }
   JPH::uint GetSubShapeIDBitsRecursive() const override { return 0; }
   float GetInnerRadius() const override { return 0.0f; }
   JPH::MassProperties GetMassProperties() const override { return {}; }
