@@ -68,15 +68,19 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="HalfCheetah",
             xml_file="half_cheetah.xml",
-            # Planar links and soft contacts: 2 sub-steps x 8 iterations hold the joints within 0.4 mm
-            # (3 x 8: 0.2 mm at 1.5x the cost); 1 x 10 leaves 2.0 mm. The joint-space solve
-            # (articulated_joints) comes closer to the converged step in 2 iterations (step_fidelity
-            # 4.05 against 4.82) for 9% fewer instructions, but its contacts converge slowly against
-            # the whole tree: a resting cheetah sinks 2.4 cm below MuJoCo's and creeps (solver_measurements.md).
-            solver=SolverSettings(substeps=2, velocity_iterations=8, position_iterations=2, baumgarte=1.0),
-            # One sub-step: 1.9x fewer instructions per step (0.52 M -> 0.27 M), joints within 1.2 mm,
-            # step_fidelity 10.3 against the default's 4.82 and MuJoCo v5's own 6.4 (solver_measurements.md).
-            fast_solver=SolverSettings(substeps=1, velocity_iterations=8, position_iterations=3, baumgarte=1.0),
+            # Planar links, soft contacts, every joint and foot contact solved in joint space
+            # (articulated_joints; the contacts meet the whole tree's effective mass): 2 sub-steps x 2
+            # iterations come closer to the converged step than joint-by-joint rows at 2 x 8
+            # (step_fidelity 3.67 against 4.82; MuJoCo v5's own 6.38) for 11% fewer instructions
+            # (0.445 M -> 0.396 M), joints within 0.5 mm, resting height MuJoCo's within 0.01 mm, and a
+            # MuJoCo-trained policy keeps 0.90 of its return instead of 0.54 (solver_measurements.md).
+            # One sub-step costs half but doubles the integration error (8.6).
+            solver=SolverSettings(substeps=2, velocity_iterations=2, position_iterations=2, baumgarte=1.0,
+                                  articulated_joints=True),
+            # One sub-step: 0.207 M instructions per step, joints within 0.6 mm, step_fidelity 8.70
+            # (joint-by-joint 1 x 8 x 3: 0.237 M, 1.2 mm, 10.3; solver_measurements.md).
+            fast_solver=SolverSettings(substeps=1, velocity_iterations=2, position_iterations=3, baumgarte=1.0,
+                                       articulated_joints=True),
             env_entry_point="joltgym.envs.half_cheetah:HalfCheetahEnv",
             max_episode_steps=1000,
             reward_threshold=4800.0,

@@ -151,6 +151,21 @@ class JointSpaceSystem {
     return false;
   }
   double x(int r) const { return x_[r]; }
+  double& mutable_x(int r) { return x_[r]; }
+
+  // out = (the factorised matrix)^-1 b, for the owner's own rows (contacts in joint space).
+  void SolveFactorised(const double* b, double* out) const {
+    for (int i = 0; i < n_; ++i) {
+      double s = b[i];
+      for (int p = 0; p < i; ++p) s -= a_[i][p] * out[p];
+      out[i] = s / a_[i][i];
+    }
+    for (int i = n_ - 1; i >= 0; --i) {
+      double s = out[i];
+      for (int p = i + 1; p < n_; ++p) s -= a_[p][i] * out[p];
+      out[i] = s / a_[i][i];
+    }
+  }
 
   // After a successful Solve: each row's impulse, -(s x + S total + bias) / S, into its total.
   void AccumulateImpulses() {

@@ -18,12 +18,14 @@
 #include <Jolt/Physics/Body/Body.h>
 #include <Jolt/Physics/PhysicsSystem.h>
 
+#include <utility>
 #include <vector>
 
 namespace joltgym {
 
 class World;
 struct ArticulatedHinge;
+class PlanarArticulationConstraint;
 
 class Robot {
  public:
@@ -156,6 +158,8 @@ class Robot {
   std::vector<JPH::Ref<JointAxisConstraint>> axis_rows_;  // per joint, null when not needed
   std::vector<JPH::Ref<SoftContactConstraint>> soft_contacts_;
   std::vector<int> soft_contact_body_;               // the body of each soft contact constraint
+  // per body: the planar articulation that solves its tree in joint space and its index there
+  std::vector<std::pair<PlanarArticulationConstraint*, int>> planar_articulation_of_;
   std::vector<float> angle_;                         // unwrapped q - qpos0 per joint
   std::vector<GimbalCoordinates> gimbal_;            // per body, current (gimbal bodies only)
   std::vector<GimbalCoordinates> gimbal_next_;       // per body, predicted one update ahead

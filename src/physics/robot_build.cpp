@@ -233,9 +233,13 @@ void Robot::AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::u
       if (h.parent >= 0) h.parent = local[size_t(h.parent)];
       tree_hinges.push_back(h);
     }
-    if (planar_normal_ >= 0)  // the model's hinges are planar links
-      AddConstraint(new PlanarArticulationConstraint(std::move(tree), std::move(tree_hinges), planar_normal_, priority));
-    else
+    if (planar_normal_ >= 0) {  // the model's hinges are planar links
+      auto* articulation = new PlanarArticulationConstraint(std::move(tree), std::move(tree_hinges), planar_normal_, priority);
+      AddConstraint(articulation);
+      planar_articulation_of_.resize(m.bodies().size(), {nullptr, -1});
+      for (size_t i = 0; i < local.size(); ++i)
+        if (local[i] >= 0) planar_articulation_of_[i] = {articulation, local[i]};
+    } else
       AddConstraint(new ArticulationConstraint(std::move(tree), std::move(tree_hinges), priority));
   }
 }
@@ -267,6 +271,9 @@ void Robot::CreateSoftContacts() {
       JPH::Ref<SoftContactConstraint> c =
           new SoftContactConstraint(*bodies_[i], plane.plane_point, plane.plane_normal, std::move(geoms));
       AddConstraint(c);
+      // A planar tree's contacts are solved in its joint space (planar_articulation_constraint.h).
+      if (i < planar_articulation_of_.size() && planar_articulation_of_[i].first)
+        planar_articulation_of_[i].first->AddContacts(planar_articulation_of_[i].second, c.GetPtr());
       soft_contacts_.push_back(c);
       soft_contact_body_.push_back(int(i));
     }

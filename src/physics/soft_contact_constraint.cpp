@@ -56,7 +56,7 @@ void SoftContactConstraint::BeginStep(float h, const BiasAcceleration& bias) {
   for (Slot& s : slots_) {
     const bool active = s.num_rows > 0;
     if (!active || !s.active)  // a fresh contact starts cold: its rows' old impulses are another contact's
-      for (Row& r : s.rows) r.part.Deactivate();
+      for (Row& r : s.rows) ClearImpulse(r);
     s.active = active;
   }
 }
@@ -96,12 +96,18 @@ void SoftContactConstraint::SetupSlot(Slot& slot, const SoftContactGeom& geom, c
   }
 }
 
+void SoftContactConstraint::SolveInArticulation() {
+  in_articulation_ = true;
+  SetEnabled(false);
+}
+
 void SoftContactConstraint::ResetWarmStart() {
   for (Slot& s : slots_)
-    for (Row& r : s.rows) r.part.Deactivate();
+    for (Row& r : s.rows) ClearImpulse(r);
 }
 
 void SoftContactConstraint::SetupVelocityConstraint(float dt) {
+  if (in_articulation_) return;
   const JPH::Vec3 r1 = JPH::Vec3::sZero();  // body 1 is static: its lever arm never enters
   for (Slot& s : slots_) {
     if (!s.active) continue;
@@ -114,6 +120,7 @@ void SoftContactConstraint::SetupVelocityConstraint(float dt) {
 }
 
 void SoftContactConstraint::WarmStartVelocityConstraint(float ratio) {
+  if (in_articulation_) return;
   for (Slot& s : slots_) {
     if (!s.active) continue;
     for (int i = 0; i < s.num_rows; ++i) s.rows[i].part.WarmStart(*mBody1, *mBody2, s.rows[i].axis, ratio);
@@ -121,6 +128,7 @@ void SoftContactConstraint::WarmStartVelocityConstraint(float ratio) {
 }
 
 bool SoftContactConstraint::SolveVelocityConstraint(float) {
+  if (in_articulation_) return false;
   bool applied = false;
   for (Slot& s : slots_) {
     if (!s.active) continue;
@@ -135,7 +143,7 @@ void SoftContactConstraint::AppendForces(float dt, int robot, int robot_body, st
   for (const Slot& s : slots_) {
     if (!s.active) continue;
     JPH::Vec3 impulse = JPH::Vec3::sZero();
-    for (int i = 0; i < s.num_rows; ++i) impulse += s.rows[i].part.GetTotalLambda() * s.rows[i].axis;
+    for (int i = 0; i < s.num_rows; ++i) impulse += TotalImpulse(s.rows[i]) * s.rows[i].axis;
     const JPH::Vec3 force = impulse / dt;
     const JPH::uint64 tag = geoms_[size_t(s.geom)].tag;
     out.push_back({mBody2->GetID(), robot, robot_body, tag, JPH::RVec3(s.pos), force});
@@ -155,6 +163,7 @@ void SoftContactConstraint::SaveState(JPH::StateRecorder& stream) const {
       stream.Write(r.axis);
       stream.Write(r.bias);
       stream.Write(r.damping);
+      stream.Write(r.total);
     }
   }
 }
@@ -171,6 +180,7 @@ void SoftContactConstraint::RestoreState(JPH::StateRecorder& stream) {
       stream.Read(r.axis);
       stream.Read(r.bias);
       stream.Read(r.damping);
+      stream.Read(r.total);
     }
   }
 }

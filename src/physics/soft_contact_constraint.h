@@ -34,6 +34,8 @@ struct SoftContactGeom {
 
 class SoftContactConstraint final : public OwnConstraint {
  public:
+  static constexpr int kMaxRows = 4;  // the pyramid of a frictional contact
+
   // Body 1 is the world (the plane is static), body 2 the robot's body.
   SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane_point, JPH::Vec3Arg plane_normal,
                         std::vector<SoftContactGeom> geoms);
@@ -48,6 +50,35 @@ class SoftContactConstraint final : public OwnConstraint {
   // plane's side with an invalid body id). robot / robot_body name the body's owner.
   void AppendForces(float dt, int robot, int robot_body, std::vector<ContactForce>& out) const;
 
+  // The rows are solved in joint space by the tree's articulation (PlanarArticulationConstraint):
+  // Jolt no longer solves them, and each row's accumulated impulse lives in its `total`.
+  void SolveInArticulation();
+  bool in_articulation() const { return in_articulation_; }
+
+  // The rows of an active contact, for the articulation's own solve: a row's J v is
+  // axis . (v + w x r2) at the contact point, r2 from the body's centre of mass; Jolt's soft row
+  // for it is (K + softness) lambda = -(J v + softness total + bias), total >= 0.
+  struct RowView {
+    JPH::Vec3 axis;
+    float bias, softness;
+    float* total;
+  };
+  // f(r2, num_rows, rows) for every active contact; softness for updates of length dt.
+  template <typename F>
+  void ForEachActiveContact(float dt, F&& f) {
+    RowView views[kMaxRows];
+    for (Slot& s : slots_) {
+      if (!s.active) continue;
+      for (int i = 0; i < s.num_rows; ++i) {
+        Row& r = s.rows[i];
+        views[i] = RowView{r.axis, r.bias, Softness(dt, r.damping), &r.total};
+      }
+      f(s.r2, s.num_rows, views);
+    }
+  }
+  // The most contacts and rows that can be active at once, for the articulation's storage.
+  int max_contacts() const { return int(slots_.size()); }
+
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User2; }
   void ResetWarmStart() override;
   void SetupVelocityConstraint(float dt) override;
@@ -58,13 +89,13 @@ class SoftContactConstraint final : public OwnConstraint {
   void RestoreState(JPH::StateRecorder& stream) override;
 
  private:
-  static constexpr int kMaxRows = 4;  // the pyramid of a frictional contact
 
   struct Row {
     JPH::AxisConstraintPart part;
     JPH::Vec3 axis = JPH::Vec3::sZero();  // unit; the impulse pushes body 2 along it
     float bias = 0.0f;
     float damping = 0.0f;                 // Jolt's damping for the row's softness
+    float total = 0.0f;                   // accumulated impulse when solved in articulation
   };
   // One possible contact point: a feature (end, corner, rim point) of one geom.
   struct Slot {
@@ -76,6 +107,14 @@ class SoftContactConstraint final : public OwnConstraint {
     Row rows[kMaxRows];
   };
 
+  // Jolt's softness for a row of this damping (SpringPart, with kNegligibleStiffness).
+  static float Softness(float dt, float damping) { return 1.0f / (dt * (damping + dt * kNegligibleStiffness)); }
+  float TotalImpulse(const Row& r) const { return in_articulation_ ? r.total : r.part.GetTotalLambda(); }
+  void ClearImpulse(Row& r) {
+    r.part.Deactivate();
+    r.total = 0.0f;
+  }
+
   void SetupSlot(Slot& slot, const SoftContactGeom& geom, const PlaneContactPoint& contact, float h,
                  const BiasAcceleration& bias);
 
@@ -84,6 +123,7 @@ class SoftContactConstraint final : public OwnConstraint {
   std::vector<SoftContactGeom> geoms_;
   std::vector<int> first_slot_;  // per geom
   std::vector<Slot> slots_;
+  bool in_articulation_ = false;
 };
 
 }  // namespace joltgym
