@@ -123,20 +123,29 @@ def test_models_it_does_not_solve_are_refused_by_name(task, body):
         gym.make(f"joltgym/{task}-v0", solver=solver)
 
 
-def resting_height(env, steps: int = 300) -> float:
+def torso_heights(env, steps: int = 600) -> np.ndarray:
     env.reset(seed=0)
+    out = []
     for _ in range(steps):
         env.step(np.zeros(8, np.float32))
-    return float(env.unwrapped.data.qpos[2] if hasattr(env.unwrapped, "data") else env.unwrapped.qpos[2])
+        out.append(float(env.unwrapped.data.qpos[2] if hasattr(env.unwrapped, "data") else env.unwrapped.qpos[2]))
+    return np.array(out)
 
 
 def test_a_resting_ant_settles_as_low_as_mujocos():
-    # Zero action from the initial pose: the legs give under the torso until the armature-damped
-    # joints and the soft contacts hold it. Joint by joint, the unconverged solve held it 15 cm up.
-    mujoco_z = resting_height(gym.make("Ant-v5", reset_noise_scale=0.0))
-    ours = resting_height(gym.make("joltgym/Ant-v0", reset_noise_scale=0.0))
+    # Zero action from the initial pose: the feet creep outwards on the soft contacts and the legs
+    # give under the torso until the limits hold it (MuJoCo: 0.54 m at step 100, 0.38 m from ~300).
+    # Joint by joint, the unconverged solve held it 15 cm up; with the contacts as Jolt rows
+    # around the articulation it collapsed by step 100 (0.38 m): they converged too slowly to grip.
+    mujoco = torso_heights(gym.make("Ant-v5", reset_noise_scale=0.0, max_episode_steps=1000))
+    ours = torso_heights(gym.make("joltgym/Ant-v0", reset_noise_scale=0.0, max_episode_steps=1000))
     # Joint by joint at 4 sub-steps x 20 iterations, 1 position iteration (the Ant's setting before).
-    iterated = resting_height(gym.make("joltgym/Ant-v0", reset_noise_scale=0.0, solver=dataclasses.replace(
-        ITERATED, substeps=4, velocity_iterations=20, position_iterations=1)))
-    assert abs(ours - mujoco_z) < 0.005, (ours, mujoco_z)
-    assert abs(iterated - mujoco_z) > 0.05, (iterated, mujoco_z)  # what the articulated solve changed
+    iterated = torso_heights(gym.make("joltgym/Ant-v0", reset_noise_scale=0.0, max_episode_steps=1000,
+                                      solver=dataclasses.replace(ITERATED, substeps=4, velocity_iterations=20,
+                                                                 position_iterations=1)))
+    assert abs(ours[-1] - mujoco[-1]) < 0.005, (ours[-1], mujoco[-1])
+    # On the way there, mean |z - MuJoCo's| over the 600 steps: 0.031 m (joint by joint 0.085; the
+    # contacts as Jolt rows around the articulation 0.045). Ours still creeps slower than MuJoCo's.
+    off = lambda z: float(np.abs(z - mujoco).mean())  # noqa: E731
+    assert off(ours) < 0.04, off(ours)
+    assert off(iterated) > 0.06, off(iterated)  # what the articulated solve changed

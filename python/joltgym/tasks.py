@@ -132,11 +132,12 @@ TASKS: dict[str, TaskSpec] = {
             xml_file="ant.xml",
             # Heavy armature (190-1000x its links' inertia) that joint-by-joint iterations never
             # converged (4 sub-steps x 20: step_fidelity 3.21, v5's own 0.62; a resting Ant stood
-            # 15 cm above MuJoCo's). The joints solved in joint space (articulated_joints) with
-            # 2 sub-steps x 8 iterations for the contacts: step_fidelity 1.62, rests within 1 mm of
-            # MuJoCo's height, joints within 1.5 mm, for half the instructions (2 x 6: 1.83;
-            # 3 x 8: 1.38, and 3 x 10 costs 1.5x; 4 x 20: 0.75 at 2.8x). solver_measurements.md.
-            solver=SolverSettings(substeps=2, velocity_iterations=8, position_iterations=2, baumgarte=1.0,
+            # 15 cm above MuJoCo's). Joints and floor contacts solved in joint space
+            # (articulated_joints): 2 sub-steps x 2 iterations give step_fidelity 1.23 (contacts as
+            # Jolt rows at 2 x 8: 1.62), joints within 0.9 mm, for 0.77 M instructions per step
+            # (1.02 M at 2 x 8: 1.14; 3 x 2 x 1: 0.88 at 1.00 M; 2 x 2 x 1 leaves 2.1 mm).
+            # solver_measurements.md.
+            solver=SolverSettings(substeps=2, velocity_iterations=2, position_iterations=2, baumgarte=1.0,
                                   joint_rows_last=False, articulated_joints=True),
             env_entry_point="joltgym.envs.ant:AntEnv",
             max_episode_steps=1000,

@@ -88,6 +88,7 @@ void ArticulationConstraint::Factorise() {
     }
   }
   system_.Factorise();
+  contacts_.Factorise(system_);
 }
 
 void ArticulationConstraint::SetupVelocityConstraint(float dt) {
@@ -95,6 +96,18 @@ void ArticulationConstraint::SetupVelocityConstraint(float dt) {
   BuildMotions();
   // The rows' rate is (w_child - w_parent) . axis: the hinge's own rate, sign +1.
   system_.AddHingeRows(hinges_, dt, root_rates_, [](int) { return 1.0; });
+  contacts_.Build(
+      dt, system_.num_rates(),
+      [](JPH::Vec3Arg axis, double* a) {
+        for (int d = 0; d < 3; ++d) a[d] = axis[d];
+      },
+      [this](JointSpaceContacts<3>::Point& point, int) {  // the point's velocity: lin + ang x r2
+        const BodyMotion& m = motion_[size_t(point.body)];
+        for (int c = 0; c < m.count; ++c) {
+          const JPH::Vec3 v = m.lin[c] + m.ang[c].Cross(point.r2);
+          for (int d = 0; d < 3; ++d) point.p[d][m.rate[c]] = v[d];
+        }
+      });
   Factorise();
 }
 
@@ -111,6 +124,13 @@ void ArticulationConstraint::ApplyRateImpulse(int hinge, float impulse) {
 
 void ArticulationConstraint::WarmStartVelocityConstraint(float ratio) {
   system_.WarmStart(ratio, [this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); });
+  contacts_.WarmStart(ratio, [this](const JointSpaceContacts<3>::Point& point, const double* impulse) {
+    const BodyInfo& b = bodies_[size_t(point.body)];
+    const JPH::Vec3 i{float(impulse[0]), float(impulse[1]), float(impulse[2])};
+    JPH::MotionProperties* mp = b.body->GetMotionProperties();
+    mp->AddLinearVelocityStep(i / b.mass);
+    mp->AddAngularVelocityStep(b.inv_inertia.Multiply3x3(point.r2.Cross(i)));
+  });
 }
 
 bool ArticulationConstraint::SolveOnce() {
@@ -125,6 +145,7 @@ bool ArticulationConstraint::SolveOnce() {
     for (int c = 0; c < m.count; ++c) system_.rhs(m.rate[c]) += double(m.lin[c].Dot(momentum)) + double(m.ang[c].Dot(angular));
   }
   if (!system_.Solve([this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); })) return false;
+  contacts_.Solve(system_);
   for (size_t i = 0; i < bodies_.size(); ++i) {  // v' = T x, applied as the change from v
     const BodyMotion& m = motion_[i];
     JPH::Vec3 lin = JPH::Vec3::sZero(), ang = JPH::Vec3::sZero();

@@ -11,7 +11,9 @@
 // light links for hundreds of iterations. The airborne Ant was 5.8 off converged MuJoCo at
 // 4 sub-steps x 20 iterations and still 2.5 at 80 (benchmarks/step_fidelity.py, summed |qvel|
 // over five frames; converged at 4 sub-steps: 1.4; benchmarks/solver_measurements.md).
-// Contacts stay Jolt rows iterated around it; the hinges' positions are
+// The tree's plane contacts (AddContacts) are solved in the same joint space
+// (joint_space_contacts.h), after the projection in each iteration; other contacts stay Jolt
+// rows iterated around it. The hinges' positions are
 // HingePositionConstraint's. A limit whose accumulated impulse would pull is dropped for the
 // rest of the update and the system refactorised without it.
 //
@@ -23,6 +25,7 @@
 #include <Jolt/Physics/Body/Body.h>
 
 #include "physics/joint_axis_constraint.h"
+#include "physics/joint_space_contacts.h"
 #include "physics/joint_space_system.h"
 #include "physics/own_constraint_settings.h"
 
@@ -35,6 +38,10 @@ class ArticulationConstraint final : public OwnConstraint {
   // bodies: one tree's bodies, parents before children, bodies[0] the root; one hinge per
   // other body (and possibly one from the world to the root), in body order.
   ArticulationConstraint(std::vector<JPH::Body*> bodies, std::vector<ArticulatedHinge> hinges, JPH::uint32 priority);
+
+  // The plane contacts of the tree's body `body` (an index into bodies) are solved here from
+  // now on (SoftContactConstraint::SolveInArticulation).
+  void AddContacts(int body, SoftContactConstraint* contacts) { contacts_.Attach(body, contacts); }
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
   void ResetWarmStart() override {}
@@ -81,6 +88,7 @@ class ArticulationConstraint final : public OwnConstraint {
   std::vector<BodyMotion> motion_;  // T, per body
   JPH::Vec3 v_[kMaxBodies], w_[kMaxBodies];  // scratch: the bodies' velocities
   JointSpaceSystem system_;
+  JointSpaceContacts<3> contacts_;  // along world x, y and z
 };
 
 }  // namespace joltgym

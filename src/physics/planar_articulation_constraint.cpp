@@ -83,66 +83,25 @@ void PlanarArticulationConstraint::BuildMotions() {
 }
 
 void PlanarArticulationConstraint::AddContacts(int body, SoftContactConstraint* contacts) {
-  contacts->SolveInArticulation();
-  contacts_.emplace_back(body, contacts);
-  contact_points_.resize(contact_points_.size() + size_t(contacts->max_contacts()));
-  contact_rows_.resize(contact_points_.size() * SoftContactConstraint::kMaxRows);
+  contacts_.Attach(body, contacts);
 }
 
 void PlanarArticulationConstraint::BuildContacts(float dt) {
-  num_contact_points_ = 0;
-  int num_rows = 0;
-  const int n = system_.num_rates();
-  for (const auto& [body, contacts] : contacts_) {
-    const BodyMotion& m = motion_[size_t(body)];
-    contacts->ForEachActiveContact(dt, [&](JPH::Vec3Arg r2, int rows, const SoftContactConstraint::RowView* views) {
-      ContactPoint& point = contact_points_[size_t(num_contact_points_++)];
-      point.body = body;
-      point.first_row = num_rows;
-      point.num_rows = rows;
-      // The point moves with its body and turns with it: n x r2 = (-r2_w, r2_u).
-      const double ru = r2.Dot(u_), rw = r2.Dot(w_);
-      point.ru = ru;
-      point.rw = rw;
-      std::fill(point.p_u, point.p_u + n, 0.0);
-      std::fill(point.p_w, point.p_w + n, 0.0);
-      for (int c = 0; c < m.count; ++c) {
-        point.p_u[m.rate[c]] = m.tu[c] - m.turn[c] * rw;
-        point.p_w[m.rate[c]] = m.tw[c] + m.turn[c] * ru;
-      }
-      for (int i = 0; i < rows; ++i) {
-        ContactRow& row = contact_rows_[size_t(num_rows++)];
-        row.total = views[i].total;
-        row.softness = views[i].softness;
-        row.bias = views[i].bias;
-        row.au = views[i].axis.Dot(u_);
-        row.aw = views[i].axis.Dot(w_);
-      }
-    });
-  }
-}
-
-void PlanarArticulationConstraint::FactoriseContacts() {
-  const int n = system_.num_rates();
-  for (int k = 0; k < num_contact_points_; ++k) {
-    ContactPoint& point = contact_points_[size_t(k)];
-    system_.SolveFactorised(point.p_u, point.hp_u);
-    system_.SolveFactorised(point.p_w, point.hp_w);
-    double uu = 0.0, uw = 0.0, ww = 0.0;
-    for (int r = 0; r < n; ++r) {
-      uu += point.p_u[r] * point.hp_u[r];
-      uw += point.p_u[r] * point.hp_w[r];
-      ww += point.p_w[r] * point.hp_w[r];
-    }
-    point.g_uu = uu;
-    point.g_uw = uw;
-    point.g_ww = ww;
-    for (int i = point.first_row; i < point.first_row + point.num_rows; ++i) {
-      ContactRow& row = contact_rows_[size_t(i)];
-      const double k_row = row.au * row.au * uu + 2.0 * row.au * row.aw * uw + row.aw * row.aw * ww;
-      row.inv_k = 1.0 / (k_row + row.softness);
-    }
-  }
+  using Point = JointSpaceContacts<2>::Point;
+  contacts_.Build(
+      dt, system_.num_rates(),
+      [this](JPH::Vec3Arg axis, double* a) {  // the rest moves nothing in the plane
+        a[0] = axis.Dot(u_);
+        a[1] = axis.Dot(w_);
+      },
+      [this](Point& point, int) {  // the point moves and turns with its body: n x r2 = (-r2_w, r2_u)
+        const BodyMotion& m = motion_[size_t(point.body)];
+        const double ru = point.r2.Dot(u_), rw = point.r2.Dot(w_);
+        for (int c = 0; c < m.count; ++c) {
+          point.p[0][m.rate[c]] = m.tu[c] - m.turn[c] * rw;
+          point.p[1][m.rate[c]] = m.tw[c] + m.turn[c] * ru;
+        }
+      });
 }
 
 void PlanarArticulationConstraint::Factorise() {
@@ -156,7 +115,7 @@ void PlanarArticulationConstraint::Factorise() {
     }
   }
   system_.Factorise();
-  FactoriseContacts();
+  contacts_.Factorise(system_);
 }
 
 void PlanarArticulationConstraint::SetupVelocityConstraint(float dt) {
@@ -178,60 +137,16 @@ void PlanarArticulationConstraint::ApplyRateImpulse(int hinge, float impulse) {
   parent.body->GetMotionProperties()->AddAngularVelocityStep((-parent.inv_inertia * turn) * n_);
 }
 
-void PlanarArticulationConstraint::WarmStartContacts(float ratio) {
-  // Each row's impulse on its body; the next projection carries it to the whole tree.
-  for (int k = 0; k < num_contact_points_; ++k) {
-    const ContactPoint& point = contact_points_[size_t(k)];
-    double iu = 0.0, iw = 0.0;
-    for (int i = point.first_row; i < point.first_row + point.num_rows; ++i) {
-      ContactRow& row = contact_rows_[size_t(i)];
-      *row.total *= ratio;
-      iu += row.au * double(*row.total);
-      iw += row.aw * double(*row.total);
-    }
-    if (iu == 0.0 && iw == 0.0) continue;
-    // The point's impulse (iu, iw) at r2: lin += i / m, turn += (r2 x i) . n / I.
-    const BodyInfo& b = bodies_[size_t(point.body)];
-    JPH::MotionProperties* mp = b.body->GetMotionProperties();
-    mp->AddLinearVelocityStep(float(iu / b.mass) * u_ + float(iw / b.mass) * w_);
-    mp->AddAngularVelocityStep(float(double(b.inv_inertia) * (point.ru * iw - point.rw * iu)) * n_);
-  }
-}
-
 void PlanarArticulationConstraint::WarmStartVelocityConstraint(float ratio) {
   system_.WarmStart(ratio, [this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); });
-  WarmStartContacts(ratio);
-}
-
-void PlanarArticulationConstraint::SolveContacts() {
-  // Projected Gauss-Seidel on the rates: (K + softness) dlambda = -(J x + softness total + bias),
-  // total >= 0. A point's velocity P x follows its own rows exactly (P H^-1 P^T dlambda); the
-  // rates take the point's impulses once, before the next point.
-  const int n = system_.num_rates();
-  for (int k = 0; k < num_contact_points_; ++k) {
-    const ContactPoint& point = contact_points_[size_t(k)];
-    double vu = 0.0, vw = 0.0;
-    for (int r = 0; r < n; ++r) {
-      vu += point.p_u[r] * system_.x(r);
-      vw += point.p_w[r] * system_.x(r);
-    }
-    double iu = 0.0, iw = 0.0;
-    for (int i = point.first_row; i < point.first_row + point.num_rows; ++i) {
-      ContactRow& row = contact_rows_[size_t(i)];
-      const double total = *row.total;
-      const double next =
-          std::max(0.0, total - row.inv_k * (row.au * vu + row.aw * vw + row.softness * total + row.bias));
-      const double delta = next - total;
-      if (delta == 0.0) continue;
-      *row.total = float(next);
-      iu += row.au * delta;
-      iw += row.aw * delta;
-      vu += (row.au * point.g_uu + row.aw * point.g_uw) * delta;
-      vw += (row.au * point.g_uw + row.aw * point.g_ww) * delta;
-    }
-    if (iu == 0.0 && iw == 0.0) continue;
-    for (int r = 0; r < n; ++r) system_.mutable_x(r) += point.hp_u[r] * iu + point.hp_w[r] * iw;
-  }
+  contacts_.WarmStart(ratio, [this](const JointSpaceContacts<2>::Point& point, const double* impulse) {
+    // The point's impulse (i_u, i_w) at r2: lin += i / m, turn += (r2 x i) . n / I.
+    const BodyInfo& b = bodies_[size_t(point.body)];
+    const double ru = point.r2.Dot(u_), rw = point.r2.Dot(w_);
+    JPH::MotionProperties* mp = b.body->GetMotionProperties();
+    mp->AddLinearVelocityStep(float(impulse[0] / b.mass) * u_ + float(impulse[1] / b.mass) * w_);
+    mp->AddAngularVelocityStep(float(double(b.inv_inertia) * (ru * impulse[1] - rw * impulse[0])) * n_);
+  });
 }
 
 bool PlanarArticulationConstraint::SolveOnce() {
@@ -248,7 +163,7 @@ bool PlanarArticulationConstraint::SolveOnce() {
     for (int c = 0; c < m.count; ++c) system_.rhs(m.rate[c]) += m.tu[c] * pu + m.tw[c] * pw + m.turn[c] * pt;
   }
   if (!system_.Solve([this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); })) return false;
-  SolveContacts();
+  contacts_.Solve(system_);
   for (size_t i = 0; i < bodies_.size(); ++i) {  // v' = T x, applied as the change from v
     const BodyMotion& m = motion_[i];
     double tu = 0.0, tw = 0.0, turn = 0.0;

@@ -15,12 +15,8 @@
 // Why: joint-by-joint iterations converge slowly along a chain whose armature rows nearly
 // lock the joint rates on light links; HalfCheetah's step is still far from its converged
 // solve at 8 iterations (benchmarks/step_fidelity.py: 4.8 at 2 sub-steps x 8, 3.6 at x 100).
-// The tree's soft plane contacts (AddContacts) are solved in the same joint space, one
-// projected Gauss-Seidel pass per iteration after the projection: each row's impulse moves
-// the rates by H^-1 J^T lambda (H the projection's matrix, drives and limits included), so it
-// meets the whole tree's effective mass at its point rather than its own body's, and the
-// joints stay exact after every row. As Jolt rows, iterated against the projection, they
-// converged so slowly that a resting cheetah sank 2.4 cm below MuJoCo's at 2 iterations.
+// The tree's plane contacts (AddContacts) are solved in the same joint space
+// (joint_space_contacts.h), after the projection in each iteration.
 // Other contacts stay Jolt rows iterated around it; the anchors' positions stay
 // PlanarPointConstraint's (its velocity rows then off). A limit whose accumulated impulse
 // would pull is dropped for the rest of the update and the system refactorised without it.
@@ -34,6 +30,7 @@
 
 #include "physics/joint_space_system.h"
 #include "physics/own_constraint_settings.h"
+#include "physics/joint_space_contacts.h"
 #include "physics/soft_contact_constraint.h"
 
 #include <vector>
@@ -77,32 +74,9 @@ class PlanarArticulationConstraint final : public OwnConstraint {
     double tu[kMaxRates], tw[kMaxRates], turn[kMaxRates];
   };
 
-  // One active contact in joint space: its point's velocity along u and w is P x, and each
-  // of its rows has J = au P_u + aw P_w (the row axis's in-plane part; the rest moves nothing).
-  struct ContactPoint {
-    int body = -1;
-    int first_row = 0, num_rows = 0;
-    double ru = 0.0, rw = 0.0;                  // r2, from the body's centre of mass, along u and w
-    double p_u[kMaxRates], p_w[kMaxRates];      // P's two rows over the rates
-    double hp_u[kMaxRates], hp_w[kMaxRates];    // H^-1 P^T
-    double g_uu = 0.0, g_uw = 0.0, g_ww = 0.0;  // P H^-1 P^T
-  };
-  struct ContactRow {
-    float* total = nullptr;  // the SoftContactConstraint row's accumulated impulse
-    double softness = 0.0, bias = 0.0;
-    double au = 0.0, aw = 0.0;
-    double inv_k = 0.0;      // 1 / (J H^-1 J^T + softness)
-  };
-
   int HingeRate(int hinge) const { return root_rates_ + hinge; }
-  // The active contacts and their rows, P at the bodies' current poses.
+  // The active contacts, their points' in-plane velocity rows P at the bodies' current poses.
   void BuildContacts(float dt);
-  // H^-1 P^T, and each row's effective mass, after H is factorised.
-  void FactoriseContacts();
-  // Each contact row's impulse for the current rates, and the rates' response.
-  void SolveContacts();
-  // The contacts' accumulated impulses on their bodies (warm start).
-  void WarmStartContacts(float ratio);
   // T at the bodies' current poses.
   void BuildMotions();
   // T^T M T into the system, factorised.
@@ -122,10 +96,7 @@ class PlanarArticulationConstraint final : public OwnConstraint {
   std::vector<BodyMotion> motion_;  // T, per body
   double v_[kMaxBodies][3];         // scratch: the bodies' velocities
   JointSpaceSystem system_;
-  std::vector<std::pair<int, SoftContactConstraint*>> contacts_;  // (body, its plane contacts)
-  std::vector<ContactPoint> contact_points_;                      // capacity for every possible contact
-  std::vector<ContactRow> contact_rows_;                          // and row
-  int num_contact_points_ = 0;
+  JointSpaceContacts<2> contacts_;  // along u and w
 };
 
 }  // namespace joltgym

@@ -239,8 +239,13 @@ void Robot::AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::u
       planar_articulation_of_.resize(m.bodies().size(), {nullptr, -1});
       for (size_t i = 0; i < local.size(); ++i)
         if (local[i] >= 0) planar_articulation_of_[i] = {articulation, local[i]};
-    } else
-      AddConstraint(new ArticulationConstraint(std::move(tree), std::move(tree_hinges), priority));
+    } else {
+      auto* articulation = new ArticulationConstraint(std::move(tree), std::move(tree_hinges), priority);
+      AddConstraint(articulation);
+      articulation_of_.resize(m.bodies().size(), {nullptr, -1});
+      for (size_t i = 0; i < local.size(); ++i)
+        if (local[i] >= 0) articulation_of_[i] = {articulation, local[i]};
+    }
   }
 }
 
@@ -271,9 +276,11 @@ void Robot::CreateSoftContacts() {
       JPH::Ref<SoftContactConstraint> c =
           new SoftContactConstraint(*bodies_[i], plane.plane_point, plane.plane_normal, std::move(geoms));
       AddConstraint(c);
-      // A planar tree's contacts are solved in its joint space (planar_articulation_constraint.h).
+      // An articulated tree's plane contacts are solved in its joint space (joint_space_contacts.h).
       if (i < planar_articulation_of_.size() && planar_articulation_of_[i].first)
         planar_articulation_of_[i].first->AddContacts(planar_articulation_of_[i].second, c.GetPtr());
+      if (i < articulation_of_.size() && articulation_of_[i].first)
+        articulation_of_[i].first->AddContacts(articulation_of_[i].second, c.GetPtr());
       soft_contacts_.push_back(c);
       soft_contact_body_.push_back(int(i));
     }

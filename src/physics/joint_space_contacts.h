@@ -1,0 +1,167 @@
+// A tree's plane contacts solved in its joint space (articulation_constraint.h,
+// planar_articulation_constraint.h): one projected Gauss-Seidel pass per iteration, after the
+// projection, on the rates x themselves.
+//
+// A contact point's velocity along D world directions is P x (P: D rows over the rates, which
+// the owner fills from its T); each of the point's rows (SoftContactConstraint's pyramid) has
+// J = a P, meets the whole tree's effective mass J H^-1 J^T (H the projection's matrix, drives
+// and limits included) and moves the rates by H^-1 J^T dlambda, so the joints stay exact after
+// every row. Solved as Jolt rows against their own link's mass instead, with the articulation
+// spreading each impulse over the tree, they converged so slowly that a resting HalfCheetah
+// sank 2.4 cm at 2 iterations (benchmarks/solver_measurements.md). Per update: D triangular
+// solves per active point. Fixed capacity, sized when the contacts are attached.
+#pragma once
+
+#include "physics/joint_space_system.h"
+#include "physics/soft_contact_constraint.h"
+
+#include <Jolt/Jolt.h>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace joltgym {
+
+template <int D>
+class JointSpaceContacts {
+ public:
+  static constexpr int kMaxRates = JointSpaceSystem::kMaxRates;
+
+  struct Point {
+    int body = -1;
+    JPH::Vec3 r2;                          // from the body's centre of mass
+    int first_row = 0, num_rows = 0;
+    double p[D][kMaxRates];                // P over the rates
+    double hp[D][kMaxRates];               // H^-1 P^T
+    double g[D][D];                        // P H^-1 P^T
+  };
+
+  // The plane contacts of the owner's body `body` (SoftContactConstraint::SolveInArticulation).
+  void Attach(int body, SoftContactConstraint* contacts) {
+    contacts->SolveInArticulation();
+    sources_.emplace_back(body, contacts);
+    points_.resize(points_.size() + size_t(contacts->max_contacts()));
+    rows_.resize(points_.size() * SoftContactConstraint::kMaxRows);
+  }
+  bool empty() const { return sources_.empty(); }
+
+  // The active contacts of this update of length dt. axis_of(axis, a) writes a row's D
+  // components along the owner's directions; fill_p(point, n) writes the point's P over n rates.
+  template <typename AxisOf, typename FillP>
+  void Build(float dt, int n, AxisOf&& axis_of, FillP&& fill_p) {
+    num_points_ = 0;
+    int num_rows = 0;
+    for (const auto& [body, contacts] : sources_) {
+      contacts->ForEachActiveContact(dt, [&](JPH::Vec3Arg r2, int rows, const SoftContactConstraint::RowView* views) {
+        Point& point = points_[size_t(num_points_++)];
+        point.body = body;
+        point.r2 = r2;
+        point.first_row = num_rows;
+        point.num_rows = rows;
+        for (int d = 0; d < D; ++d) std::fill(point.p[d], point.p[d] + n, 0.0);
+        fill_p(point, n);
+        for (int i = 0; i < rows; ++i) {
+          Row& row = rows_[size_t(num_rows++)];
+          row.total = views[i].total;
+          row.softness = views[i].softness;
+          row.bias = views[i].bias;
+          axis_of(views[i].axis, row.a);
+        }
+      });
+    }
+  }
+
+  // H^-1 P^T and each row's effective mass, once H is factorised (and after each refactorisation).
+  void Factorise(const JointSpaceSystem& system) {
+    const int n = system.num_rates();
+    for (int k = 0; k < num_points_; ++k) {
+      Point& point = points_[size_t(k)];
+      for (int d = 0; d < D; ++d) system.SolveFactorised(point.p[d], point.hp[d]);
+      for (int d = 0; d < D; ++d)
+        for (int e = 0; e <= d; ++e) {
+          double s = 0.0;
+          for (int r = 0; r < n; ++r) s += point.p[d][r] * point.hp[e][r];
+          point.g[d][e] = point.g[e][d] = s;
+        }
+      for (int i = point.first_row; i < point.first_row + point.num_rows; ++i) {
+        Row& row = rows_[size_t(i)];
+        double k_row = 0.0;
+        for (int d = 0; d < D; ++d)
+          for (int e = 0; e < D; ++e) k_row += row.a[d] * point.g[d][e] * row.a[e];
+        row.inv_k = 1.0 / (k_row + row.softness);
+      }
+    }
+  }
+
+  // Jolt's warm start: each row's total scaled by ratio; apply(point, impulse[D]) puts each
+  // point's impulse on its body (the next projection carries it to the tree).
+  template <typename Apply>
+  void WarmStart(float ratio, Apply&& apply) {
+    for (int k = 0; k < num_points_; ++k) {
+      const Point& point = points_[size_t(k)];
+      double impulse[D] = {};
+      for (int i = point.first_row; i < point.first_row + point.num_rows; ++i) {
+        Row& row = rows_[size_t(i)];
+        *row.total *= ratio;
+        for (int d = 0; d < D; ++d) impulse[d] += row.a[d] * double(*row.total);
+      }
+      bool any = false;
+      for (int d = 0; d < D; ++d) any |= impulse[d] != 0.0;
+      if (any) apply(point, impulse);
+    }
+  }
+
+  // One pass on the rates: (K + softness) dlambda = -(J x + softness total + bias), total >= 0.
+  // A point's velocity P x follows its own rows exactly (P H^-1 P^T dlambda); the rates take the
+  // point's impulse once, before the next point.
+  void Solve(JointSpaceSystem& system) const {
+    const int n = system.num_rates();
+    for (int k = 0; k < num_points_; ++k) {
+      const Point& point = points_[size_t(k)];
+      double v[D], impulse[D] = {};
+      for (int d = 0; d < D; ++d) {
+        double s = 0.0;
+        for (int r = 0; r < n; ++r) s += point.p[d][r] * system.x(r);
+        v[d] = s;
+      }
+      bool any = false;
+      for (int i = point.first_row; i < point.first_row + point.num_rows; ++i) {
+        const Row& row = rows_[size_t(i)];
+        double jv = 0.0;
+        for (int d = 0; d < D; ++d) jv += row.a[d] * v[d];
+        const double total = *row.total;
+        const double next = std::max(0.0, total - row.inv_k * (jv + row.softness * total + row.bias));
+        const double delta = next - total;
+        if (delta == 0.0) continue;
+        *row.total = float(next);
+        any = true;
+        for (int d = 0; d < D; ++d) {
+          impulse[d] += row.a[d] * delta;
+          for (int e = 0; e < D; ++e) v[d] += point.g[d][e] * row.a[e] * delta;
+        }
+      }
+      if (!any) continue;
+      for (int r = 0; r < n; ++r) {
+        double dx = 0.0;
+        for (int d = 0; d < D; ++d) dx += point.hp[d][r] * impulse[d];
+        system.mutable_x(r) += dx;
+      }
+    }
+  }
+
+ private:
+  struct Row {
+    float* total = nullptr;  // the SoftContactConstraint row's accumulated impulse
+    double softness = 0.0, bias = 0.0;
+    double a[D] = {};        // the row's axis along the owner's D directions
+    double inv_k = 0.0;      // 1 / (J H^-1 J^T + softness)
+  };
+
+  std::vector<std::pair<int, SoftContactConstraint*>> sources_;  // (body, its plane contacts)
+  std::vector<Point> points_;                                    // capacity for every possible contact
+  std::vector<Row> rows_;                                        // and row
+  int num_points_ = 0;
+};
+
+}  // namespace joltgym
