@@ -42,6 +42,7 @@ from joltgym.vector import JoltVectorEnv
 
 # The task under test; --task replaces these before anything runs.
 TASK = "HalfCheetah"
+SOLVER = "default"  # the task's solver preset (--solver)
 MJ_ID = "HalfCheetah-v5"
 ACT_DIM = 6
 N_ACTION_BATCHES = 4
@@ -119,7 +120,7 @@ def action_batches(n: int, seed: int = 0) -> np.ndarray:
 
 
 def jolt_contender(n: int, threads: int, copy: bool) -> Contender:
-    env = JoltVectorEnv(n, task=TASK, num_threads=threads, copy=copy)
+    env = JoltVectorEnv(n, task=TASK, num_threads=threads, copy=copy, solver=SOLVER)
     env.reset(seed=0)
     actions = action_batches(n)
 
@@ -136,7 +137,7 @@ def jolt_contender(n: int, threads: int, copy: bool) -> Contender:
 
 def bare_contender(n: int) -> Contender:
     s = task_spec(TASK)
-    model = joltgym.load_model(s.xml_file, solver=s.solver)
+    model = joltgym.load_model(s.xml_file, solver=s.resolve_solver(SOLVER))
     task = s.make_task(model)
 
     def make(k: int) -> Runner:
@@ -455,6 +456,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--mem-sizes", type=int_list, default=[256, 4096], help="env counts for the memory section")
     p.add_argument("--quick", action="store_true", help="about one minute: 5 rounds of 0.08 s")
     p.add_argument("--task", default="HalfCheetah", help="joltgym task name; its Gymnasium v5 twin is the peer")
+    p.add_argument("--solver", default="default", choices=["default", "fast"], help="joltgym's solver preset")
     p.add_argument("--json", default=None, metavar="PATH", help="also write every contender's rounds here")
     args = p.parse_args()
     if args.quick:
@@ -488,6 +490,8 @@ def select_task(name: str) -> None:
 def main() -> None:
     args = parse_args()
     select_task(args.task)
+    global SOLVER
+    SOLVER = args.solver
     cpus = os.cpu_count() or 1
     mujoco.set_mju_user_warning(MJ_WARNINGS.add)  # keeps the model's deprecation warnings out of the tables
     t_start = time.perf_counter()

@@ -34,6 +34,17 @@ ArticulationConstraint::ArticulationConstraint(std::vector<JPH::Body*> bodies, s
   }
   axis_.resize(hinges_.size());
   motion_.resize(bodies_.size());
+  // The root's rates are a chain; a hinge hangs from its parent body's hinge, or from the
+  // root's last rate, or from nothing (the world).
+  rate_parent_.assign(size_t(root_rates_) + hinges_.size(), -1);
+  for (int r = 1; r < root_rates_; ++r) rate_parent_[size_t(r)] = r - 1;
+  for (size_t k = 0; k < hinges_.size(); ++k) {
+    const int parent = hinges_[k].parent;
+    int& up = rate_parent_[size_t(HingeRate(int(k)))];
+    if (parent < 0) up = -1;
+    else if (hinge_of_[size_t(parent)] >= 0) up = HingeRate(hinge_of_[size_t(parent)]);
+    else up = root_rates_ - 1;
+  }
 }
 
 void ArticulationConstraint::BuildMotions() {
@@ -92,7 +103,7 @@ void ArticulationConstraint::Factorise() {
 }
 
 void ArticulationConstraint::SetupVelocityConstraint(float dt) {
-  system_.Reset(root_rates_ + int(hinges_.size()));
+  system_.Reset(root_rates_ + int(hinges_.size()), rate_parent_.data());
   BuildMotions();
   // The rows' rate is (w_child - w_parent) . axis: the hinge's own rate, sign +1.
   system_.AddHingeRows(hinges_, dt, root_rates_, [](int) { return 1.0; });

@@ -3,7 +3,7 @@
 // hinge, and each iteration projects the bodies' velocities onto them in the bodies' mass
 // metric, each hinge's armature/damping drive and range limit as soft rows on its rate
 // (joint_space_system.h). The result is the maximal-coordinate KKT solution of all the joint
-// rows (Baraff, "Linear-time dynamics using Lagrange multipliers", 1996) for a dense n x n
+// rows (Baraff, "Linear-time dynamics using Lagrange multipliers", 1996) for an n x n
 // Cholesky per update and a few hundred flops per iteration.
 //
 // Why: a joint's armature row is nearly a lock on its rate (Ant: armature 1 on links of
@@ -84,8 +84,9 @@ class ArticulationConstraint final : public OwnConstraint {
   std::vector<JPH::Vec3> axis_;     // per hinge: its world axis at this update
   std::vector<int> parent_of_;      // per body: its parent body, -1 for the root
   std::vector<int> hinge_of_;       // per body: the hinge it hangs from, -1 for a free root
-  int root_rates_ = 0;              // 6: the root is free; 0: hinged to the world
+ int root_rates_ = 0;              // 6: the root is free; 0: hinged to the world
   std::vector<BodyMotion> motion_;  // T, per body
+  std::vector<int> rate_parent_;    // per rate: its parent in the tree of rates (JointSpaceSystem::Reset)
   JPH::Vec3 v_[kMaxBodies], w_[kMaxBodies];  // scratch: the bodies' velocities
   JointSpaceSystem system_;
   JointSpaceContacts<3> contacts_;  // along world x, y and z

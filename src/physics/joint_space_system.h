@@ -6,8 +6,14 @@
 // where T maps the rates to the bodies' velocities, M is the bodies' mass, and each soft row
 // (a hinge's armature/damping drive or its range limit, JointAxisConstraint's AxisRowState) acts
 // on one rate with sign s and softness S. The owner adds T^T M T and T^T M v; this holds the
-// rows, the dense Cholesky factor, the solve, each row's impulse and the release of a limit that
-// would pull. Fixed capacity: nothing is allocated per update.
+// rows, the factor, the solve, each row's impulse and the release of a limit that would pull.
+// Fixed capacity: nothing is allocated per update.
+//
+// The matrix has the tree's sparsity: entry (i, j) is nonzero only where one rate is an
+// ancestor of the other (a body moves with its ancestors' rates), so it is factorised as
+// L^T L from the leaves up with no fill-in (Featherstone, "Rigid Body Dynamics Algorithms",
+// 6.5): cost sum depth^2 / 2 instead of n^3 / 6, and a solve sum depth instead of n^2 (Ant:
+// 197 against 457 and 67 against 98 multiply-adds).
 #pragma once
 
 #include "physics/joint_axis_constraint.h"
@@ -45,9 +51,12 @@ class JointSpaceSystem {
     int hinge = -1;         // the owner's hinge, for taking a released limit's impulse back
   };
 
-  void Reset(int num_rates) {
+  // parent[r]: rate r's parent in the tree of rates (< r; -1 for the first). A body's rates are
+  // a path from the first rate: its root's rates as a chain, then its ancestors' hinges and its own.
+  void Reset(int num_rates, const int* parent) {
     n_ = num_rates;
     num_rows_ = 0;
+    std::copy(parent, parent + num_rates, parent_);
   }
   int num_rates() const { return n_; }
 
@@ -99,15 +108,15 @@ class JointSpaceSystem {
   }
   double& a(int r, int c) { return a_[r][c]; }
 
-  // The rows' 1/S, then the Cholesky factor in place.
+  // The rows' 1/S, then the factor L (H = L^T L) in place, from the last rate up.
   void Factorise() {
     for (int k = 0; k < num_rows_; ++k) a_[rows_[k].rate][rows_[k].rate] += 1.0 / rows_[k].softness;
-    for (int i = 0; i < n_; ++i)
-      for (int j = 0; j <= i; ++j) {
-        double s = a_[i][j];
-        for (int p = 0; p < j; ++p) s -= a_[i][p] * a_[j][p];
-        a_[i][j] = i == j ? std::sqrt(std::max(s, 1.0e-30)) : s / a_[j][j];
-      }
+    for (int k = n_ - 1; k >= 0; --k) {
+      a_[k][k] = std::sqrt(std::max(a_[k][k], 1.0e-30));
+      for (int i = parent_[k]; i >= 0; i = parent_[i]) a_[k][i] /= a_[k][k];
+      for (int i = parent_[k]; i >= 0; i = parent_[i])
+        for (int j = i; j >= 0; j = parent_[j]) a_[i][j] -= a_[k][i] * a_[k][j];
+    }
   }
 
   // Before adding T^T M v.
@@ -123,16 +132,7 @@ class JointSpaceSystem {
       const Row& row = rows_[k];
       x_[row.rate] -= row.sign * (double(row.state->total) + double(row.state->bias) / row.softness);
     }
-    for (int i = 0; i < n_; ++i) {  // L y = rhs
-      double s = x_[i];
-      for (int p = 0; p < i; ++p) s -= a_[i][p] * x_[p];
-      x_[i] = s / a_[i][i];
-    }
-    for (int i = n_ - 1; i >= 0; --i) {  // L^T x = y
-      double s = x_[i];
-      for (int p = i + 1; p < n_; ++p) s -= a_[p][i] * x_[p];
-      x_[i] = s / a_[i][i];
-    }
+    SolveInPlace(x_);
     // A limit may only push (lower: raise the rate, upper: lower it): its total after this
     // impulse, -(rate + bias) / S, must keep its sign.
     bool dropped = false;
@@ -155,16 +155,8 @@ class JointSpaceSystem {
 
   // out = (the factorised matrix)^-1 b, for the owner's own rows (contacts in joint space).
   void SolveFactorised(const double* b, double* out) const {
-    for (int i = 0; i < n_; ++i) {
-      double s = b[i];
-      for (int p = 0; p < i; ++p) s -= a_[i][p] * out[p];
-      out[i] = s / a_[i][i];
-    }
-    for (int i = n_ - 1; i >= 0; --i) {
-      double s = out[i];
-      for (int p = i + 1; p < n_; ++p) s -= a_[p][i] * out[p];
-      out[i] = s / a_[i][i];
-    }
+    std::copy(b, b + n_, out);
+    SolveInPlace(out);
   }
 
   // After a successful Solve: each row's impulse, -(s x + S total + bias) / S, into its total.
@@ -177,7 +169,23 @@ class JointSpaceSystem {
   }
 
  private:
+  // v = H^-1 v: L^T y = v from the leaves up (a zero entry, as outside a contact's path, adds
+  // nothing to its ancestors), then L x = y from the first rate down.
+  void SolveInPlace(double* v) const {
+    for (int k = n_ - 1; k >= 0; --k) {
+      if (v[k] == 0.0) continue;
+      v[k] /= a_[k][k];
+      for (int i = parent_[k]; i >= 0; i = parent_[i]) v[i] -= a_[k][i] * v[k];
+    }
+    for (int k = 0; k < n_; ++k) {
+      double s = v[k];
+      for (int i = parent_[k]; i >= 0; i = parent_[i]) s -= a_[k][i] * v[i];
+      v[k] = s / a_[k][k];
+    }
+  }
+
   int n_ = 0;
+  int parent_[kMaxRates];
   int num_rows_ = 0;
   Row rows_[kMaxRows];
   double a_[kMaxRates][kMaxRates];

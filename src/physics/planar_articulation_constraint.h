@@ -9,7 +9,7 @@
 //
 // T maps the generalized rates x to the bodies' velocities, S is a row's softness, s the
 // hinge axis's sign; the same solution as the maximal-coordinate KKT system
-// (articulation_constraint.h), for a dense n x n Cholesky per update and a few hundred flops
+// (articulation_constraint.h), for an n x n Cholesky per update and a few hundred flops
 // per iteration on n <= a dozen rates.
 //
 // Why: joint-by-joint iterations converge slowly along a chain whose armature rows nearly
@@ -92,8 +92,9 @@ class PlanarArticulationConstraint final : public OwnConstraint {
   std::vector<float> axis_sign_;    // per hinge: its axis along +normal or -normal
   std::vector<int> parent_of_;      // per body: its parent body, -1 for the root
   std::vector<int> hinge_of_;       // per body: the hinge it hangs from, -1 for a free root
-  int root_rates_ = 0;              // 3: the root is free in the plane; 0: hinged to the world
+ int root_rates_ = 0;              // 3: the root is free in the plane; 0: hinged to the world
   std::vector<BodyMotion> motion_;  // T, per body
+  std::vector<int> rate_parent_;    // per rate: its parent in the tree of rates (JointSpaceSystem::Reset)
   double v_[kMaxBodies][3];         // scratch: the bodies' velocities
   JointSpaceSystem system_;
   JointSpaceContacts<2> contacts_;  // along u and w
