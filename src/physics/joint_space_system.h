@@ -36,6 +36,22 @@ struct ArticulatedHinge {
   JointAxisConstraint* axis_rows = nullptr;  // the joint's drive and limit (in_articulation), or none
 };
 
+// The tree of rates (JointSpaceSystem::Reset) of a root with `root_rates` rates, a chain, and one
+// rate per hinge after them: a hinge hangs from its parent body's hinge, else from the root's last
+// rate, or from nothing (the world). hinge_of[body]: the hinge the body hangs from, -1 for a free root.
+inline std::vector<int> RateParents(int root_rates, const std::vector<ArticulatedHinge>& hinges,
+                                    const std::vector<int>& hinge_of) {
+  std::vector<int> parent(size_t(root_rates) + hinges.size(), -1);
+  for (int r = 1; r < root_rates; ++r) parent[size_t(r)] = r - 1;
+  for (size_t k = 0; k < hinges.size(); ++k) {
+    const int body = hinges[k].parent;
+    int& up = parent[size_t(root_rates) + k];
+    if (body < 0) up = -1;
+    else if (hinge_of[size_t(body)] >= 0) up = root_rates + hinge_of[size_t(body)];
+    else up = root_rates - 1;
+  }
+  return parent;
+}
 
 class JointSpaceSystem {
  public:

@@ -45,17 +45,7 @@ PlanarArticulationConstraint::PlanarArticulationConstraint(std::vector<JPH::Body
     axis_sign_.push_back(axis.Dot(n_) >= 0.0f ? 1.0f : -1.0f);
   }
   motion_.resize(bodies_.size());
-  // The root's rates are a chain; a hinge hangs from its parent body's hinge, or from the
-  // root's last rate, or from nothing (the world).
-  rate_parent_.assign(size_t(root_rates_) + hinges_.size(), -1);
-  for (int r = 1; r < root_rates_; ++r) rate_parent_[size_t(r)] = r - 1;
-  for (size_t k = 0; k < hinges_.size(); ++k) {
-    const int parent = hinges_[k].parent;
-    int& up = rate_parent_[size_t(HingeRate(int(k)))];
-    if (parent < 0) up = -1;
-    else if (hinge_of_[size_t(parent)] >= 0) up = HingeRate(hinge_of_[size_t(parent)]);
-    else up = root_rates_ - 1;
-  }
+  rate_parent_ = RateParents(root_rates_, hinges_, hinge_of_);
 }
 
 void PlanarArticulationConstraint::BuildMotions() {
