@@ -72,7 +72,7 @@ TASKS: dict[str, TaskSpec] = {
             # (articulated_joints; the contacts meet the whole tree's effective mass): 2 sub-steps x 2
             # iterations come closer to the converged step than joint-by-joint rows at 2 x 8
             # (step_fidelity 3.67 against 4.82; MuJoCo v5's own 6.38) for 11% fewer instructions
-            # (0.445 M -> 0.396 M), joints within 0.5 mm, resting height MuJoCo's within 0.01 mm, and a
+            # (0.445 M -> 0.390 M), joints within 0.5 mm, resting height MuJoCo's within 0.01 mm, and a
             # MuJoCo-trained policy keeps 0.90 of its return instead of 0.54 (solver_measurements.md).
             # One sub-step costs half but doubles the integration error (8.6).
             solver=SolverSettings(substeps=2, velocity_iterations=2, position_iterations=2, baumgarte=1.0,
@@ -134,7 +134,7 @@ TASKS: dict[str, TaskSpec] = {
             # converged (4 sub-steps x 20: step_fidelity 3.21, v5's own 0.62; a resting Ant stood
             # 15 cm above MuJoCo's). Joints and floor contacts solved in joint space
             # (articulated_joints): 2 sub-steps x 2 iterations give step_fidelity 1.23 (contacts as
-            # Jolt rows at 2 x 8: 1.62), joints within 0.9 mm, for 0.77 M instructions per step
+            # Jolt rows at 2 x 8: 1.62), joints within 0.9 mm, for 0.75 M instructions per step
             # (1.02 M at 2 x 8: 1.14; 3 x 2 x 1: 0.88 at 1.00 M; 2 x 2 x 1 leaves 2.1 mm).
             # solver_measurements.md.
             solver=SolverSettings(substeps=2, velocity_iterations=2, position_iterations=2, baumgarte=1.0,
