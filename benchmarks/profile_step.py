@@ -54,7 +54,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="envs in the bare loop (packed as a pool packs them: up to 8 per Jolt world)")
     p.add_argument("--solver", action="append", default=[], metavar="KEY=VALUE",
                    help="override one of the task's solver settings, e.g. substeps=1 (repeatable); "
-                        "preset=fast (first) starts from the task's fast preset")
+                        "preset=fast starts from the task's fast preset")
     p.add_argument("--top", type=int, default=10, help="also list the costliest functions")
     return p.parse_args(argv)
 
@@ -66,7 +66,8 @@ from joltgym import _native
 from joltgym.tasks import task_spec
 task, steps, overrides = sys.argv[1], int(sys.argv[2]), sys.argv[4:]
 s = task_spec(task)
-base = s.resolve_solver(overrides[0].split("=", 1)[1]) if overrides[:1] and overrides[0].startswith("preset=") else s.solver
+presets = [o.split("=", 1)[1] for o in overrides if o.startswith("preset=")]
+base = s.resolve_solver(presets[-1]) if presets else s.solver
 overrides = [o for o in overrides if not o.startswith("preset=")]
 solver = dataclasses.replace(base, **{k: ast.literal_eval(v) for k, v in (o.split("=", 1) for o in overrides)})
 model = joltgym.load_model(s.xml_file, solver=solver)

@@ -102,7 +102,7 @@ void ArticulationConstraint::SetupVelocityConstraint(float dt) {
       [](JPH::Vec3Arg axis, double* a) {
         for (int d = 0; d < 3; ++d) a[d] = axis[d];
       },
-      [this](JointSpaceContacts<3>::Point& point, int) {  // the point's velocity: lin + ang x r2
+      [this](JointSpaceContacts<3>::Point& point) {  // the point's velocity: lin + ang x r2
         const BodyMotion& m = motion_[size_t(point.body)];
         for (int c = 0; c < m.count; ++c) {
           const JPH::Vec3 v = m.lin[c] + m.ang[c].Cross(point.r2);

@@ -33,15 +33,13 @@
 
 namespace joltgym {
 
-class ArticulationConstraint final : public OwnConstraint {
+class ArticulationConstraint final : public OwnConstraint, public PlaneContactSolver {
  public:
   // bodies: one tree's bodies, parents before children, bodies[0] the root; one hinge per
   // other body (and possibly one from the world to the root), in body order.
   ArticulationConstraint(std::vector<JPH::Body*> bodies, std::vector<ArticulatedHinge> hinges, JPH::uint32 priority);
 
-  // The plane contacts of the tree's body `body` (an index into bodies) are solved here from
-  // now on (SoftContactConstraint::SolveInArticulation).
-  void AddContacts(int body, SoftContactConstraint* contacts) { contacts_.Attach(body, contacts); }
+  void AddContacts(int body, SoftContactConstraint* contacts) override { contacts_.Attach(body, contacts); }
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
   void ResetWarmStart() override {}
@@ -84,7 +82,7 @@ class ArticulationConstraint final : public OwnConstraint {
   std::vector<JPH::Vec3> axis_;     // per hinge: its world axis at this update
   std::vector<int> parent_of_;      // per body: its parent body, -1 for the root
   std::vector<int> hinge_of_;       // per body: the hinge it hangs from, -1 for a free root
- int root_rates_ = 0;              // 6: the root is free; 0: hinged to the world
+  int root_rates_ = 0;              // 6: the root is free; 0: hinged to the world
   std::vector<BodyMotion> motion_;  // T, per body
   std::vector<int> rate_parent_;    // per rate: its parent in the tree of rates (JointSpaceSystem::Reset)
   JPH::Vec3 v_[kMaxBodies], w_[kMaxBodies];  // scratch: the bodies' velocities

@@ -23,6 +23,17 @@
 
 namespace joltgym {
 
+// An articulation that solves the plane contacts of its tree's bodies (Robot::CreateSoftContacts).
+class PlaneContactSolver {
+ public:
+  // The plane contacts of the tree's body `body` (an index into its bodies) are solved here from
+  // now on (SoftContactConstraint::SolveInArticulation).
+  virtual void AddContacts(int body, SoftContactConstraint* contacts) = 0;
+
+ protected:
+  ~PlaneContactSolver() = default;
+};
+
 template <int D>
 class JointSpaceContacts {
  public:
@@ -46,8 +57,8 @@ class JointSpaceContacts {
   }
   bool empty() const { return sources_.empty(); }
 
-  // The active contacts of this update of length dt. axis_of(axis, a) writes a row's D
-  // components along the owner's directions; fill_p(point, n) writes the point's P over n rates.
+  // The active contacts of this update of length dt, over n rates. axis_of(axis, a) writes a row's
+  // D components along the owner's directions; fill_p(point) writes the point's nonzero P entries.
   template <typename AxisOf, typename FillP>
   void Build(float dt, int n, AxisOf&& axis_of, FillP&& fill_p) {
     num_points_ = 0;
@@ -60,7 +71,7 @@ class JointSpaceContacts {
         point.first_row = num_rows;
         point.num_rows = rows;
         for (int d = 0; d < D; ++d) std::fill(point.p[d], point.p[d] + n, 0.0);
-        fill_p(point, n);
+        fill_p(point);
         for (int i = 0; i < rows; ++i) {
           Row& row = rows_[size_t(num_rows++)];
           row.total = views[i].total;

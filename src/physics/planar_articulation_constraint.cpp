@@ -83,10 +83,6 @@ void PlanarArticulationConstraint::BuildMotions() {
   }
 }
 
-void PlanarArticulationConstraint::AddContacts(int body, SoftContactConstraint* contacts) {
-  contacts_.Attach(body, contacts);
-}
-
 void PlanarArticulationConstraint::BuildContacts(float dt) {
   using Point = JointSpaceContacts<2>::Point;
   contacts_.Build(
@@ -95,7 +91,7 @@ void PlanarArticulationConstraint::BuildContacts(float dt) {
         a[0] = axis.Dot(u_);
         a[1] = axis.Dot(w_);
       },
-      [this](Point& point, int) {  // the point moves and turns with its body: n x r2 = (-r2_w, r2_u)
+      [this](Point& point) {  // the point moves and turns with its body: n x r2 = (-r2_w, r2_u)
         const BodyMotion& m = motion_[size_t(point.body)];
         const double ru = point.r2.Dot(u_), rw = point.r2.Dot(w_);
         for (int c = 0; c < m.count; ++c) {

@@ -37,7 +37,7 @@
 
 namespace joltgym {
 
-class PlanarArticulationConstraint final : public OwnConstraint {
+class PlanarArticulationConstraint final : public OwnConstraint, public PlaneContactSolver {
  public:
   // bodies: one tree's bodies, parents before children, bodies[0] the root; one hinge per
   // other body (and possibly one from the world to the root), in body order. normal_axis: the
@@ -45,9 +45,7 @@ class PlanarArticulationConstraint final : public OwnConstraint {
   PlanarArticulationConstraint(std::vector<JPH::Body*> bodies, std::vector<ArticulatedHinge> hinges, int normal_axis,
                                JPH::uint32 priority);
 
-  // The plane contacts of the tree's body `body` (an index into bodies) are solved here from
-  // now on (SoftContactConstraint::SolveInArticulation).
-  void AddContacts(int body, SoftContactConstraint* contacts);
+  void AddContacts(int body, SoftContactConstraint* contacts) override { contacts_.Attach(body, contacts); }
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
   void ResetWarmStart() override {}
@@ -92,7 +90,7 @@ class PlanarArticulationConstraint final : public OwnConstraint {
   std::vector<float> axis_sign_;    // per hinge: its axis along +normal or -normal
   std::vector<int> parent_of_;      // per body: its parent body, -1 for the root
   std::vector<int> hinge_of_;       // per body: the hinge it hangs from, -1 for a free root
- int root_rates_ = 0;              // 3: the root is free in the plane; 0: hinged to the world
+  int root_rates_ = 0;              // 3: the root is free in the plane; 0: hinged to the world
   std::vector<BodyMotion> motion_;  // T, per body
   std::vector<int> rate_parent_;    // per rate: its parent in the tree of rates (JointSpaceSystem::Reset)
   double v_[kMaxBodies][3];         // scratch: the bodies' velocities

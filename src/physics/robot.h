@@ -25,8 +25,7 @@ namespace joltgym {
 
 class World;
 struct ArticulatedHinge;
-class PlanarArticulationConstraint;
-class ArticulationConstraint;
+class PlaneContactSolver;
 
 class Robot {
  public:
@@ -159,9 +158,8 @@ class Robot {
   std::vector<JPH::Ref<JointAxisConstraint>> axis_rows_;  // per joint, null when not needed
   std::vector<JPH::Ref<SoftContactConstraint>> soft_contacts_;
   std::vector<int> soft_contact_body_;               // the body of each soft contact constraint
-  // per body: the articulation that solves its tree in joint space (planar or 3-D) and its index there
-  std::vector<std::pair<PlanarArticulationConstraint*, int>> planar_articulation_of_;
-  std::vector<std::pair<ArticulationConstraint*, int>> articulation_of_;
+  // per body: the articulation that solves its tree's plane contacts and the body's index there
+  std::vector<std::pair<PlaneContactSolver*, int>> contact_solver_of_;
   std::vector<float> angle_;                         // unwrapped q - qpos0 per joint
   std::vector<GimbalCoordinates> gimbal_;            // per body, current (gimbal bodies only)
   std::vector<GimbalCoordinates> gimbal_next_;       // per body, predicted one update ahead

@@ -233,19 +233,19 @@ void Robot::AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::u
       if (h.parent >= 0) h.parent = local[size_t(h.parent)];
       tree_hinges.push_back(h);
     }
+    PlaneContactSolver* solver = nullptr;
     if (planar_normal_ >= 0) {  // the model's hinges are planar links
       auto* articulation = new PlanarArticulationConstraint(std::move(tree), std::move(tree_hinges), planar_normal_, priority);
       AddConstraint(articulation);
-      planar_articulation_of_.resize(m.bodies().size(), {nullptr, -1});
-      for (size_t i = 0; i < local.size(); ++i)
-        if (local[i] >= 0) planar_articulation_of_[i] = {articulation, local[i]};
+      solver = articulation;
     } else {
       auto* articulation = new ArticulationConstraint(std::move(tree), std::move(tree_hinges), priority);
       AddConstraint(articulation);
-      articulation_of_.resize(m.bodies().size(), {nullptr, -1});
-      for (size_t i = 0; i < local.size(); ++i)
-        if (local[i] >= 0) articulation_of_[i] = {articulation, local[i]};
+      solver = articulation;
     }
+    contact_solver_of_.resize(m.bodies().size(), {nullptr, -1});
+    for (size_t i = 0; i < local.size(); ++i)
+      if (local[i] >= 0) contact_solver_of_[i] = {solver, local[i]};
   }
 }
 
@@ -277,10 +277,8 @@ void Robot::CreateSoftContacts() {
           new SoftContactConstraint(*bodies_[i], plane.plane_point, plane.plane_normal, std::move(geoms));
       AddConstraint(c);
       // An articulated tree's plane contacts are solved in its joint space (joint_space_contacts.h).
-      if (i < planar_articulation_of_.size() && planar_articulation_of_[i].first)
-        planar_articulation_of_[i].first->AddContacts(planar_articulation_of_[i].second, c.GetPtr());
-      if (i < articulation_of_.size() && articulation_of_[i].first)
-        articulation_of_[i].first->AddContacts(articulation_of_[i].second, c.GetPtr());
+      if (i < contact_solver_of_.size() && contact_solver_of_[i].first)
+        contact_solver_of_[i].first->AddContacts(contact_solver_of_[i].second, c.GetPtr());
       soft_contacts_.push_back(c);
       soft_contact_body_.push_back(int(i));
     }

@@ -50,10 +50,9 @@ class SoftContactConstraint final : public OwnConstraint {
   // plane's side with an invalid body id). robot / robot_body name the body's owner.
   void AppendForces(float dt, int robot, int robot_body, std::vector<ContactForce>& out) const;
 
-  // The rows are solved in joint space by the tree's articulation (PlanarArticulationConstraint):
+  // The rows are solved in joint space by the tree's articulation (joint_space_contacts.h):
   // Jolt no longer solves them, and each row's accumulated impulse lives in its `total`.
   void SolveInArticulation();
-  bool in_articulation() const { return in_articulation_; }
 
   // The rows of an active contact, for the articulation's own solve: a row's J v is
   // axis . (v + w x r2) at the contact point, r2 from the body's centre of mass; Jolt's soft row
@@ -76,7 +75,7 @@ class SoftContactConstraint final : public OwnConstraint {
       f(s.r2, s.num_rows, views);
     }
   }
-  // The most contacts and rows that can be active at once, for the articulation's storage.
+  // The most contacts that can be active at once (each of up to kMaxRows rows), for the articulation's storage.
   int max_contacts() const { return int(slots_.size()); }
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User2; }
