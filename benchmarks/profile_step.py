@@ -26,7 +26,7 @@ NUM_ENVS = 4  # the default of --envs
 # First match wins; matched against the demangled "file:function" callgrind reports.
 STAGES = [
     ("joint rows (ours)", r"joltgym::(PlanarPointConstraint|JointAxisConstraint|OwnConstraint|FreeJoint|Gimbal|"
-                          r"ArticulationConstraint|PlanarArticulationConstraint|TreeKkt|HingePositionConstraint)"),
+                          r"ArticulationConstraint|PlanarArticulationConstraint|TreeKkt|TreeConstraint)"),
     ("joint rows (Jolt)", r"JPH::(PointConstraint|HingeConstraint|SixDOFConstraint|SwingTwist|RotationEuler|"
                           r"AxisConstraintPart|PointConstraintPart|AngleConstraintPart|DualAxisConstraintPart)"),
     ("contacts: solve", r"joltgym::SoftContact|JPH::ContactConstraintManager::(Solve|WarmStart|SetupVelocity|"

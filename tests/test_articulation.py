@@ -72,15 +72,20 @@ def final_qvels(solver) -> tuple[np.ndarray, np.ndarray]:
 
 def test_an_airborne_ant_is_solved_as_joint_by_joint_iterations_converge_to():
     # No contact: only the joint rows are solved. 400 joint-by-joint iterations per update
-    # converge; 20 do not; the articulated solve gets there in 4.
+    # converge; 20 do not (4.3 off); the articulated solve gets to its own converged step in 4
+    # (3e-4 off). Each against its own: the two place the bodies differently (hinge position rows
+    # iterated, against the tree placed on its hinges).
     converged, mujoco_qvel = final_qvels(dataclasses.replace(ITERATED, velocity_iterations=400))
     iterated, _ = final_qvels(dataclasses.replace(ITERATED, velocity_iterations=20))
+    articulated_converged, _ = final_qvels(dataclasses.replace(ARTICULATED, velocity_iterations=400))
     articulated, _ = final_qvels(dataclasses.replace(ARTICULATED, velocity_iterations=4))
-    off = lambda q: float(np.abs(q - converged).sum(axis=1).mean())  # noqa: E731
-    assert off(articulated) < 0.05 * off(iterated), (off(articulated), off(iterated))
-    # And closer to MuJoCo's motion (converged in time; what is left is our sub-steps).
-    to_mujoco = lambda q: float(np.abs(q - mujoco_qvel).sum(axis=1).mean())  # noqa: E731
-    assert to_mujoco(articulated) < 0.7 * to_mujoco(iterated), (to_mujoco(articulated), to_mujoco(iterated))
+    off = lambda q, reference: float(np.abs(q - reference).sum(axis=1).mean())  # noqa: E731
+    assert off(articulated, articulated_converged) < 0.05 * off(iterated, converged)
+    # And closer to MuJoCo's motion (converged in time; what is left is our sub-steps): than
+    # 20 iterations (0.85 against 4.05), and than the converged joint-by-joint solve (1.09),
+    # whose position rows turn the links to close their anchors.
+    assert off(articulated, mujoco_qvel) < 0.7 * off(iterated, mujoco_qvel)
+    assert off(articulated, mujoco_qvel) < 0.85 * off(converged, mujoco_qvel)
 
 
 def trajectory(robots_per_world: int, threads: int) -> list[np.ndarray]:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import dataclasses
 
 import gymnasium as gym
+import mujoco
 import numpy as np
 import pytest
 
 import joltgym
+from joltgym.model import compile_mjcf
 from joltgym.tasks import task_spec
 from joltgym.vector import JoltVectorEnv
 
@@ -69,22 +71,28 @@ def cheetah_grounded_qvels(solver, frames: int = 1) -> np.ndarray:
     return np.array(out)
 
 
-# (states, the iterated solve's least distance, the articulated solve's largest fraction of it).
-# On the ground the foot contacts are solved with the whole tree's effective mass at their
-# points: as Jolt rows iterated around the projection they were as far from converged as 8
-# joint-by-joint iterations (0.83 against 0.88); in joint space 0.05.
-CHEETAH_STATES = {"airborne": (cheetah_airborne_qvels, 0.05, 0.03), "grounded": (cheetah_grounded_qvels, 0.3, 0.15)}
+# (states, the iterated solve's least distance from its converged solve, the articulated
+# solve's largest fraction of it). Each solve is measured against its own converged solve: the
+# two place the bodies differently (point rows iterated against the tree placed on its hinges),
+# so their converged steps differ too. Airborne, one joint-space iteration is exact (1e-5
+# against 0.80). On the ground the foot contacts meet the whole tree's effective mass in joint
+# space: 0.14 off at one iteration, 0.03 at two, against 0.88 for 8 joint-by-joint iterations
+# (as Jolt rows iterated around the projection the contacts were as far off as those).
+CHEETAH_STATES = {"airborne": (cheetah_airborne_qvels, 0.05, 0.01), "grounded": (cheetah_grounded_qvels, 0.3, 0.25)}
 
 
 @pytest.mark.parametrize("where", CHEETAH_STATES)
-def test_a_cheetah_gets_in_two_iterations_what_joint_by_joint_iterations_converge_to(where):
+def test_a_cheetah_gets_in_its_iterations_what_joint_by_joint_iterations_converge_to(where):
     qvels, least, fraction = CHEETAH_STATES[where]
-    converged = qvels(dataclasses.replace(CHEETAH.solver, articulated_joints=False, velocity_iterations=400))
-    iterated = qvels(dataclasses.replace(CHEETAH.solver, articulated_joints=False, velocity_iterations=8))
-    articulated = qvels(dataclasses.replace(CHEETAH.solver, articulated_joints=True, velocity_iterations=2))
-    off = lambda q: float(np.abs(q - converged).sum(axis=1).mean())  # noqa: E731
-    assert off(iterated) > least, off(iterated)  # the comparison means something
-    assert off(articulated) < fraction * off(iterated), (off(articulated), off(iterated))
+    off = lambda q, converged: float(np.abs(q - converged).sum(axis=1).mean())  # noqa: E731
+
+    def solve(articulated: bool, iterations: int) -> np.ndarray:
+        return qvels(dataclasses.replace(CHEETAH.solver, articulated_joints=articulated, velocity_iterations=iterations))
+
+    iterated = off(solve(False, 8), solve(False, 400))
+    assert iterated > least, iterated  # the comparison means something
+    articulated = off(solve(True, CHEETAH.solver.velocity_iterations), solve(True, 400))
+    assert articulated < fraction * iterated, (articulated, iterated)
 
 
 def reacher_qvels(solver, steps: int = 20) -> np.ndarray:
@@ -127,24 +135,45 @@ def test_the_joints_hold_under_random_actions(task):
     assert worst < 2e-3, worst
 
 
-def test_a_joint_driven_into_its_limit_stops_there_as_the_iterated_solve_does():
-    # The Reacher's elbow (range +-3 rad) under full torque: the limit row holds it, and lets go
-    # when the torque reverses (a limit that would pull is released).
-    def elbow(articulated: bool) -> np.ndarray:
+def test_a_joint_driven_into_its_limit_stops_there_and_lets_go_as_mujocos_does():
+    # The Reacher's elbow (range +-3 rad) under full torque from rest: the limit row holds it,
+    # lets go when the torque reverses (a limit that would pull is released), and the elbow
+    # swings across to the other limit at 43 rad/s. Oracle: MuJoCo on the same XML at dt/8.
+    def actions():
+        return (np.array([0.0, 1.0 if t < 80 else -1.0], np.float32) for t in range(120))
+
+    model = compile_mjcf(REACHER.xml_file)
+    model.opt.timestep /= 8
+    data = mujoco.MjData(model)
+    reference = []
+    for action in actions():
+        data.ctrl[:] = action
+        for _ in range(2 * 8):  # the task's frame skip, at dt/8
+            mujoco.mj_step(model, data)
+        reference.append(data.qpos[:2].copy())
+
+    def joints(articulated: bool) -> np.ndarray:
         solver = dataclasses.replace(REACHER.solver, articulated_joints=articulated,
-                                     velocity_iterations=1 if articulated else 400)
+                                     velocity_iterations=REACHER.solver.velocity_iterations if articulated else 400)
         env = gym.make("joltgym/Reacher-v0", solver=solver).unwrapped
         env.reset(seed=0)
+        env.set_state(model.qpos0.copy(), np.zeros(model.nv))
         out = []
-        for t in range(120):
-            env.step(np.array([0.0, 1.0 if t < 80 else -1.0], np.float32))
-            out.append(env.qpos[1])
+        for action in actions():
+            env.step(action)
+            out.append(env.qpos[:2].copy())
         env.close()
         return np.array(out)
 
-    iterated, articulated = elbow(False), elbow(True)
-    assert iterated[70] > 2.9 and iterated[-1] < iterated[79] - 0.5  # it got there and came back
-    np.testing.assert_allclose(articulated, iterated, atol=0.05)
+    reference = np.array(reference)
+    assert reference[70, 1] > 2.9 and reference[-1, 1] < -2.9  # it got there and across
+    articulated = joints(True)
+    # Elbow within 0.13 rad of MuJoCo's (measured 0.11, the swing's phase); the shoulder stays
+    # where MuJoCo's does (0.000). Point rows iterated joint by joint close the elbow's anchor
+    # by turning both links, and the shoulder drifts 0.12 rad off although its rate stays near 0.
+    np.testing.assert_allclose(articulated[:, 1], reference[:, 1], atol=0.13)
+    np.testing.assert_allclose(articulated[:, 0], reference[:, 0], atol=0.005)
+    assert np.abs(joints(False)[:, 0] - reference[:, 0]).max() > 0.05
 
 
 def trajectory(task: str, robots_per_world: int, threads: int) -> list[np.ndarray]:

@@ -69,17 +69,18 @@ TASKS: dict[str, TaskSpec] = {
             name="HalfCheetah",
             xml_file="half_cheetah.xml",
             # Planar links, soft contacts, every joint and foot contact solved in joint space
-            # (articulated_joints; the contacts meet the whole tree's effective mass): 2 sub-steps x 2
-            # iterations come closer to the converged step than joint-by-joint rows at 2 x 8
-            # (step_fidelity 3.67 against 4.82; MuJoCo v5's own 6.38) for 11% fewer instructions
-            # (0.445 M -> 0.390 M), joints within 0.5 mm, resting height MuJoCo's within 0.01 mm, and a
-            # MuJoCo-trained policy keeps 0.90 of its return instead of 0.54 (solver_measurements.md).
-            # One sub-step costs half but doubles the integration error (8.6).
-            solver=SolverSettings(substeps=2, velocity_iterations=2, position_iterations=2, baumgarte=1.0,
+            # (articulated_joints; the contacts meet the whole tree's effective mass) and the tree
+            # placed on its anchors exactly at each update: 2 sub-steps x 1 iteration come closer to
+            # the converged step than joint-by-joint rows at 2 x 8 (step_fidelity 3.01 against 4.82;
+            # MuJoCo v5's own 6.49) for a third fewer instructions (0.445 M -> 0.296 M), joints closed
+            # (0.0 mm), resting height MuJoCo's within 0.1 mm (solver_measurements.md). A second
+            # iteration gives 2.79 for 0.321 M; one sub-step costs half but more than doubles the
+            # integration error.
+            solver=SolverSettings(substeps=2, velocity_iterations=1, position_iterations=1, baumgarte=1.0,
                                   articulated_joints=True),
-            # One sub-step: 0.207 M instructions per step, joints within 0.6 mm, step_fidelity 8.70
+            # One sub-step: 0.159 M instructions per step, joints closed, step_fidelity 7.21
             # (joint-by-joint 1 x 8 x 3: 0.237 M, 1.2 mm, 10.3; solver_measurements.md).
-            fast_solver=SolverSettings(substeps=1, velocity_iterations=2, position_iterations=3, baumgarte=1.0,
+            fast_solver=SolverSettings(substeps=1, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
                                        articulated_joints=True),
             env_entry_point="joltgym.envs.half_cheetah:HalfCheetahEnv",
             max_episode_steps=1000,
@@ -132,12 +133,12 @@ TASKS: dict[str, TaskSpec] = {
             xml_file="ant.xml",
             # Heavy armature (190-1000x its links' inertia) that joint-by-joint iterations never
             # converged (4 sub-steps x 20: step_fidelity 3.21, v5's own 0.62; a resting Ant stood
-            # 15 cm above MuJoCo's). Joints and floor contacts solved in joint space
-            # (articulated_joints): 2 sub-steps x 2 iterations give step_fidelity 1.23 (contacts as
-            # Jolt rows at 2 x 8: 1.62), joints within 0.9 mm, for 0.75 M instructions per step
-            # (1.02 M at 2 x 8: 1.14; 3 x 2 x 1: 0.88 at 1.00 M; 2 x 2 x 1 leaves 2.1 mm).
-            # solver_measurements.md.
-            solver=SolverSettings(substeps=2, velocity_iterations=2, position_iterations=2, baumgarte=1.0,
+            # 15 cm above MuJoCo's). Joints and floor contacts solved in joint space, the tree placed
+            # on its hinges at each update (articulated_joints): 2 sub-steps x 2 iterations give
+            # step_fidelity 0.82 on the states a MuJoCo policy visits (contacts as Jolt rows at 2 x 8:
+            # 1.62 on another policy's), joints closed (0.0 mm), for 0.55 M instructions per step
+            # (1.02 M at 2 x 8; one iteration: 0.91). solver_measurements.md.
+            solver=SolverSettings(substeps=2, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
                                   joint_rows_last=False, articulated_joints=True),
             env_entry_point="joltgym.envs.ant:AntEnv",
             max_episode_steps=1000,
@@ -167,9 +168,10 @@ TASKS: dict[str, TaskSpec] = {
             xml_file="reacher.xml",
             # Armature 7800x the links, which joint-by-joint iterations needed 4 sub-steps x 30 for;
             # nothing collides, so one iteration of the joint-space solve (articulated_joints) is
-            # exact: 2 sub-steps x 1 hold 0.8 mm and follow MuJoCo closer than 4 x 30 did
-            # (step_fidelity 0.016 against 0.026) for 3.6x fewer instructions.
-            solver=SolverSettings(substeps=2, velocity_iterations=1, position_iterations=2, baumgarte=1.0,
+            # exact, and the tree is placed on its hinges at each update: 2 sub-steps x 1 keep the
+            # joints closed and follow MuJoCo closer than 4 x 30 did (step_fidelity 0.016 against
+            # 0.026) for 3.6x fewer instructions.
+            solver=SolverSettings(substeps=2, velocity_iterations=1, position_iterations=1, baumgarte=1.0,
                                   articulated_joints=True),
             env_entry_point="joltgym.envs.reacher:ReacherEnv",
             max_episode_steps=50,

@@ -3,6 +3,7 @@
 #include <Jolt/Physics/Body/MotionProperties.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -10,10 +11,7 @@ namespace joltgym {
 
 ArticulationConstraint::ArticulationConstraint(std::vector<JPH::Body*> bodies, std::vector<ArticulatedHinge> hinges,
                                                JPH::uint32 priority)
-    // Jolt links the constraint's two bodies into one island (the hinges link the rest); a
-    // lone world-hinged body pairs with the world.
-    : OwnConstraint(bodies.size() > 1 ? *bodies[0] : JPH::Body::sFixedToWorld, bodies.size() > 1 ? *bodies[1] : *bodies[0],
-                    priority),
+    : TreeConstraint(bodies, priority),
       hinges_(std::move(hinges)) {
   const bool world_hinged = std::any_of(hinges_.begin(), hinges_.end(), [](const ArticulatedHinge& h) { return h.parent < 0; });
   root_rates_ = world_hinged ? 0 : 6;
@@ -33,6 +31,10 @@ ArticulationConstraint::ArticulationConstraint(std::vector<JPH::Body*> bodies, s
     hinge_of_[size_t(hinges_[k].body)] = int(k);
   }
   axis_.resize(hinges_.size());
+  for (const ArticulatedHinge& h : hinges_) {
+    const JPH::Quat parent = h.parent >= 0 ? bodies_[size_t(h.parent)].body->GetRotation() : JPH::Quat::sIdentity();
+    rest_.push_back(parent.Conjugated() * bodies_[size_t(h.body)].body->GetRotation());
+  }
   motion_.resize(bodies_.size());
   rate_parent_ = RateParents(root_rates_, hinges_, hinge_of_);
 }
@@ -110,6 +112,58 @@ void ArticulationConstraint::SetupVelocityConstraint(float dt) {
         }
       });
   Factorise();
+}
+
+bool ArticulationConstraint::SolvePositionConstraint(float, float baumgarte) {
+  // Corrections below these are float rounding: the previous pass placed the tree.
+  constexpr float kClosed = 1.0e-6f;       // m
+  constexpr float kAligned = 1.0e-6f;      // rad
+  double mass = 0.0, offset[3] = {};  // sum m, sum m (p - placed)
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    const JPH::Body& body = *bodies_[i].body;
+    const JPH::Vec3 p(body.GetCenterOfMassPosition());
+    if (hinge_of_[i] < 0) {
+      placed_[i] = p;
+      placed_rotation_[i] = body.GetRotation();
+    } else {
+      const int k = hinge_of_[i];
+      const ArticulatedHinge& h = hinges_[size_t(k)];
+      const JPH::Quat parent = h.parent >= 0 ? placed_rotation_[size_t(h.parent)] : JPH::Quat::sIdentity();
+      // The child's rotation relative to its rest in the parent's frame, reduced to its twist about the axis.
+      const JPH::Quat turn = parent.Conjugated() * body.GetRotation() * rest_[size_t(k)].Conjugated();
+      const JPH::Vec3 a = h.axis_local1;
+      JPH::Quat twist(JPH::Vec4(a * turn.GetXYZ().Dot(a), turn.GetW()));
+      const float length = twist.Length();
+      twist = length > 1.0e-9f ? JPH::Quat(twist.GetXYZW() / length) : JPH::Quat::sIdentity();
+      placed_rotation_[i] = (parent * twist * rest_[size_t(k)]).Normalized();
+      const JPH::Vec3 anchor = h.parent >= 0 ? placed_[size_t(h.parent)] + parent * h.anchor_local1 : h.anchor_local1;
+      placed_[i] = anchor - placed_rotation_[i] * h.anchor_local2;
+    }
+    const JPH::Vec3 d = p - placed_[i];
+    mass += bodies_[i].mass;
+    for (int c = 0; c < 3; ++c) offset[c] += double(bodies_[i].mass) * d[c];
+  }
+  // A tree hinged to the world stays on its anchor; a free one keeps its centre of mass.
+  const JPH::Vec3 shift = root_rates_ > 0 ? JPH::Vec3(float(offset[0] / mass), float(offset[1] / mass), float(offset[2] / mass))
+                                          : JPH::Vec3::sZero();
+  bool moved = false;
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    JPH::Body& body = *bodies_[i].body;
+    JPH::Quat change = placed_rotation_[i] * body.GetRotation().Conjugated();
+    if (change.GetW() < 0.0f) change = -change;
+    const JPH::Vec3 xyz = change.GetXYZ();
+    const float sine = xyz.Length();
+    if (sine > 0.5f * kAligned) {
+      body.AddRotationStep((baumgarte * 2.0f * std::atan2(sine, change.GetW()) / sine) * xyz);
+      moved = true;
+    }
+    const JPH::Vec3 step = baumgarte * (placed_[i] + shift - JPH::Vec3(body.GetCenterOfMassPosition()));
+    if (step.Abs().ReduceMax() > kClosed) {
+      body.AddPositionStep(step);
+      moved = true;
+    }
+  }
+  return moved;
 }
 
 void ArticulationConstraint::ApplyRateImpulse(int hinge, float impulse) {

@@ -11,10 +11,7 @@ namespace joltgym {
 PlanarArticulationConstraint::PlanarArticulationConstraint(std::vector<JPH::Body*> bodies,
                                                            std::vector<ArticulatedHinge> hinges, int normal_axis,
                                                            JPH::uint32 priority)
-    // Jolt links the constraint's two bodies into one island (the hinges link the rest); a
-    // lone world-hinged body pairs with the world.
-    : OwnConstraint(bodies.size() > 1 ? *bodies[0] : JPH::Body::sFixedToWorld, bodies.size() > 1 ? *bodies[1] : *bodies[0],
-                    priority),
+    : TreeConstraint(bodies, priority),
       hinges_(std::move(hinges)) {
   const JPH::Vec3 axes[3] = {JPH::Vec3::sAxisX(), JPH::Vec3::sAxisY(), JPH::Vec3::sAxisZ()};
   n_ = axes[normal_axis];
@@ -176,6 +173,41 @@ bool PlanarArticulationConstraint::SolveOnce() {
   }
   system_.AccumulateImpulses();
   return true;
+}
+
+bool PlanarArticulationConstraint::SolvePositionConstraint(float, float baumgarte) {
+  // A correction below this is float rounding: the previous pass closed the anchors.
+  constexpr float kClosed = 1.0e-6f;  // m
+  const bool free_root = root_rates_ > 0;
+  double mass = 0.0, shift_u = 0.0, shift_w = 0.0;  // sum m (p - placed), along u and w
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    const JPH::Body& body = *bodies_[i].body;
+    const JPH::Vec3 p(body.GetCenterOfMassPosition());
+    if (hinge_of_[i] < 0) {
+      placed_[i] = p;
+    } else {
+      const ArticulatedHinge& h = hinges_[size_t(hinge_of_[i])];
+      const JPH::Vec3 anchor =
+          h.parent >= 0 ? placed_[size_t(h.parent)] + bodies_[size_t(h.parent)].body->GetRotation() * h.anchor_local1
+                        : h.anchor_local1;
+      placed_[i] = anchor - body.GetRotation() * h.anchor_local2;
+    }
+    const JPH::Vec3 d = p - placed_[i];
+    mass += bodies_[i].mass;
+    shift_u += bodies_[i].mass * d.Dot(u_);
+    shift_w += bodies_[i].mass * d.Dot(w_);
+  }
+  // A tree hinged to the world stays on its anchor; a free one keeps its centre of mass.
+  const JPH::Vec3 shift = free_root ? float(shift_u / mass) * u_ + float(shift_w / mass) * w_ : JPH::Vec3::sZero();
+  bool moved = false;
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    const JPH::Vec3 d = placed_[i] + shift - JPH::Vec3(bodies_[i].body->GetCenterOfMassPosition());
+    const JPH::Vec3 step = baumgarte * (d.Dot(u_) * u_ + d.Dot(w_) * w_);  // in the plane only
+    if (step.ReduceMax() < kClosed && -step.ReduceMin() < kClosed) continue;
+    bodies_[i].body->AddPositionStep(step);
+    moved = true;
+  }
+  return moved;
 }
 
 bool PlanarArticulationConstraint::SolveVelocityConstraint(float) {

@@ -17,8 +17,15 @@
 // solve at 8 iterations (benchmarks/step_fidelity.py: 4.8 at 2 sub-steps x 8, 3.6 at x 100).
 // The tree's plane contacts (AddContacts) are solved in the same joint space
 // (joint_space_contacts.h), after the projection in each iteration.
-// Other contacts stay Jolt rows iterated around it; the anchors' positions stay
-// PlanarPointConstraint's (its velocity rows then off). A limit whose accumulated impulse
+// Other contacts stay Jolt rows iterated around it.
+//
+// Positions: each body turns only about the normal, so Jolt's integration leaves every joint
+// angle exact; what drifts is where the bodies sit (each moved along its own straight line
+// while the tree turned). The position step places every body where its parent's anchor and
+// its own rotation put it, parents first, then moves the whole tree so that its centre of mass
+// stays where Jolt integrated it (the mass-weighted closest placement with these rotations):
+// the anchors close exactly in one pass, where two Gauss-Seidel passes of point rows left
+// 0.4 mm (one: 1.2 mm) for 4 K instructions per update. A limit whose accumulated impulse
 // would pull is dropped for the rest of the update and the system refactorised without it.
 //
 // Supported trees: a root free in the plane or hinged to the world, hinges below it
@@ -29,7 +36,7 @@
 #include <Jolt/Physics/Body/Body.h>
 
 #include "physics/joint_space_system.h"
-#include "physics/own_constraint_settings.h"
+#include "physics/tree_constraint.h"
 #include "physics/joint_space_contacts.h"
 #include "physics/soft_contact_constraint.h"
 
@@ -37,7 +44,7 @@
 
 namespace joltgym {
 
-class PlanarArticulationConstraint final : public OwnConstraint, public PlaneContactSolver {
+class PlanarArticulationConstraint final : public TreeConstraint, public PlaneContactSolver {
  public:
   // bodies: one tree's bodies, parents before children, bodies[0] the root; one hinge per
   // other body (and possibly one from the world to the root), in body order. normal_axis: the
@@ -52,7 +59,7 @@ class PlanarArticulationConstraint final : public OwnConstraint, public PlaneCon
   void SetupVelocityConstraint(float dt) override;
   void WarmStartVelocityConstraint(float ratio) override;
   bool SolveVelocityConstraint(float dt) override;
-  bool SolvePositionConstraint(float, float) override { return false; }
+  bool SolvePositionConstraint(float dt, float baumgarte) override;
 
  private:
   struct BodyInfo {
@@ -94,6 +101,7 @@ class PlanarArticulationConstraint final : public OwnConstraint, public PlaneCon
   std::vector<BodyMotion> motion_;  // T, per body
   std::vector<int> rate_parent_;    // per rate: its parent in the tree of rates (JointSpaceSystem::Reset)
   double v_[kMaxBodies][3];         // scratch: the bodies' velocities
+  JPH::Vec3 placed_[kMaxBodies];    // scratch: the bodies' centres of mass as the anchors place them
   JointSpaceSystem system_;
   JointSpaceContacts<2> contacts_;  // along u and w
 };

@@ -8,8 +8,8 @@
 namespace joltgym {
 
 PlanarPointConstraint::PlanarPointConstraint(JPH::Body& parent, JPH::Body& child, JPH::RVec3Arg anchor,
-                                             int normal_axis, JPH::uint32 priority, bool positions_only)
-    : OwnConstraint(parent, child, priority), positions_only_(positions_only) {
+                                             int normal_axis, JPH::uint32 priority)
+    : OwnConstraint(parent, child, priority) {
   const JPH::Vec3 axes[3] = {JPH::Vec3::sAxisX(), JPH::Vec3::sAxisY(), JPH::Vec3::sAxisZ()};
   n_ = axes[normal_axis];
   u_ = axes[(normal_axis + 1) % 3];  // (n, u, w) right-handed: n x u = w
@@ -69,14 +69,12 @@ void PlanarPointConstraint::Apply(float lu, float lw, bool positions) {
 }
 
 void PlanarPointConstraint::WarmStartVelocityConstraint(float ratio) {
-  if (positions_only_) return;
   lambda_u_ *= ratio;
   lambda_w_ *= ratio;
   if (lambda_u_ != 0.0f || lambda_w_ != 0.0f) Apply(lambda_u_, lambda_w_, false);
 }
 
 bool PlanarPointConstraint::SolveVelocityConstraint(float) {
-  if (positions_only_) return false;
   // Anchor velocity of body 1 minus body 2, in the plane.
   const JPH::Vec3 jv = mBody1->GetLinearVelocity() + mBody1->GetAngularVelocity().Cross(side_[0].r) -
                        mBody2->GetLinearVelocity() - mBody2->GetAngularVelocity().Cross(side_[1].r);

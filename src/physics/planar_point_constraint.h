@@ -16,16 +16,13 @@ namespace joltgym {
 class PlanarPointConstraint final : public OwnConstraint {
  public:
   // anchor: the hinge's world position with both bodies at their current poses; normal_axis:
-  // the plane's normal (0, 1 or 2: world x, y or z). positions_only: a
-  // PlanarArticulationConstraint solves the rows' velocities; this one keeps their positions.
+  // the plane's normal (0, 1 or 2: world x, y or z).
   PlanarPointConstraint(JPH::Body& parent, JPH::Body& child, JPH::RVec3Arg anchor, int normal_axis,
-                        JPH::uint32 priority, bool positions_only = false);
+                        JPH::uint32 priority);
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User3; }
   void ResetWarmStart() override { lambda_u_ = lambda_w_ = 0.0f; }
-  void SetupVelocityConstraint(float) override {
-    if (!positions_only_) Setup();
-  }
+  void SetupVelocityConstraint(float) override { Setup(); }
   void WarmStartVelocityConstraint(float ratio) override;
   bool SolveVelocityConstraint(float) override;
   bool SolvePositionConstraint(float, float baumgarte) override;
@@ -49,7 +46,6 @@ class PlanarPointConstraint final : public OwnConstraint {
   Side side_[2];
   float mass_uu_ = 0.0f, mass_uw_ = 0.0f, mass_ww_ = 0.0f;  // the inverse of the 2x2 K
   float lambda_u_ = 0.0f, lambda_w_ = 0.0f;
-  bool positions_only_ = false;
 };
 
 }  // namespace joltgym

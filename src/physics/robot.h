@@ -94,6 +94,9 @@ class Robot {
   // MuJoCo's soft contacts of each body with each plane of the world's scene it may touch.
   void CreateSoftContacts();
   void AddConstraint(JPH::Constraint* constraint);
+  // A constraint an articulation solves itself (TreeConstraint): kept and saved with the
+  // robot's, but not in Jolt's lists.
+  void AddTreeRow(JPH::Constraint* constraint);
   // Appends the soft contacts' forces of the last update (World::ReadContactForces).
   void AppendSoftContactForces(std::vector<ContactForce>& out) const;
 

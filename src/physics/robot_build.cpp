@@ -5,7 +5,6 @@
 #include "physics/planar_articulation_constraint.h"
 #include "physics/geom_shapes.h"
 #include "physics/gimbal_constraint.h"
-#include "physics/hinge_position_constraint.h"
 #include "physics/jolt_runtime.h"
 #include "physics/planar_point_constraint.h"
 #include "physics/world.h"
@@ -135,15 +134,11 @@ void Robot::CreateJoints() {
           const JPH::Vec3 a = axis.Abs();
           const int normal_axis = a.GetX() >= a.GetY() && a.GetX() >= a.GetZ() ? 0 : a.GetY() >= a.GetZ() ? 1 : 2;
           planar_normal_ = normal_axis;
-          constraint = new PlanarPointConstraint(parent, child, anchor, normal_axis, kJointPriority, articulated);
+          // An articulated tree places its planar bodies itself (PlanarArticulationConstraint).
+          if (!articulated) constraint = new PlanarPointConstraint(parent, child, anchor, normal_axis, kJointPriority);
           break;
         }
-        if (articulated) {  // this one keeps the hinge's positions
-          const ArticulatedHinge& h = hinges.back();
-          constraint = new HingePositionConstraint(parent, child, h.anchor_local1, h.anchor_local2, h.axis_local1,
-                                                   child.GetRotation().Conjugated() * axis, kJointPriority);
-          break;
-        }
+        if (articulated) break;  // the tree's articulation solves the hinge, positions too
         JPH::HingeConstraintSettings s;
         s.mConstraintPriority = kJointPriority;
         s.mSpace = JPH::EConstraintSpace::WorldSpace;
@@ -207,8 +202,12 @@ void Robot::CreateJoints() {
       const bool row_in_articulation = articulated && cb.attachment == Attachment::Hinge;
       p.in_articulation = row_in_articulation;
       axis_rows_[j] = new JointAxisConstraint(parent, child, p);
-      AddConstraint(axis_rows_[j]);
-      if (row_in_articulation) hinges.back().axis_rows = axis_rows_[j].GetPtr();
+      if (row_in_articulation) {
+        AddTreeRow(axis_rows_[j]);
+        hinges.back().axis_rows = axis_rows_[j].GetPtr();
+      } else {
+        AddConstraint(axis_rows_[j]);
+      }
     }
   }
   AddArticulations(hinges, kJointPriority);
@@ -275,10 +274,13 @@ void Robot::CreateSoftContacts() {
       if (geoms.empty()) continue;
       JPH::Ref<SoftContactConstraint> c =
           new SoftContactConstraint(*bodies_[i], plane.plane_point, plane.plane_normal, std::move(geoms));
-      AddConstraint(c);
       // An articulated tree's plane contacts are solved in its joint space (joint_space_contacts.h).
-      if (i < contact_solver_of_.size() && contact_solver_of_[i].first)
+      if (i < contact_solver_of_.size() && contact_solver_of_[i].first) {
+        AddTreeRow(c);
         contact_solver_of_[i].first->AddContacts(contact_solver_of_[i].second, c.GetPtr());
+      } else {
+        AddConstraint(c);
+      }
       soft_contacts_.push_back(c);
       soft_contact_body_.push_back(int(i));
     }
@@ -289,6 +291,8 @@ void Robot::AddConstraint(JPH::Constraint* constraint) {
   world_->system_.AddConstraint(constraint);
   constraints_.emplace_back(constraint);
 }
+
+void Robot::AddTreeRow(JPH::Constraint* constraint) { constraints_.emplace_back(constraint); }
 
 void Robot::SaveJoltState(StateBuffer& out) const {
   for (const JPH::Body* body : bodies_) world_->system_.SaveBodyState(*body, out);

@@ -1,0 +1,32 @@
+#include "physics/tree_constraint.h"
+
+#include <Jolt/Physics/Body/BodyManager.h>
+#include <Jolt/Physics/IslandBuilder.h>
+#include <Jolt/Physics/LargeIslandSplitter.h>
+
+namespace joltgym {
+
+TreeConstraint::TreeConstraint(const std::vector<JPH::Body*>& bodies, JPH::uint32 priority)
+    // A lone world-hinged body pairs with the world.
+    : OwnConstraint(bodies.size() > 1 ? *bodies[0] : JPH::Body::sFixedToWorld, bodies.size() > 1 ? *bodies[1] : *bodies[0],
+                    priority),
+      tree_(bodies) {}
+
+void TreeConstraint::BuildIslands(JPH::uint32 constraint_index, JPH::IslandBuilder& builder,
+                                  JPH::BodyManager& body_manager) {
+  for (JPH::Body* body : tree_)
+    if (body->IsDynamic() && !body->IsActive()) {
+      const JPH::BodyID id = body->GetID();
+      body_manager.ActivateBodies(&id, 1);
+    }
+  const JPH::uint32 root = tree_[0]->GetIndexInActiveBodiesInternal();
+  for (size_t i = 1; i < tree_.size(); ++i) builder.LinkBodies(root, tree_[i]->GetIndexInActiveBodiesInternal());
+  builder.LinkConstraint(constraint_index, mBody1->GetIndexInActiveBodiesInternal(),
+                         mBody2->GetIndexInActiveBodiesInternal());
+}
+
+JPH::uint TreeConstraint::BuildIslandSplits(JPH::LargeIslandSplitter&) const {
+  return JPH::LargeIslandSplitter::cNonParallelSplitIdx;
+}
+
+}  // namespace joltgym
