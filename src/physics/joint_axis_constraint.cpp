@@ -45,7 +45,7 @@ void JointAxisConstraint::ResetWarmStart() {
 void JointAxisConstraint::PrepareForArticulation(float dt, JPH::Vec3& axis, AxisRowState*& drive,
                                                  AxisRowState*& limit, bool& lower_limit) {
   world_axis_ = mBody1->GetRotation() * params_.axis_local1;
-  SetupAngular(dt);
+  SetupAngularRows(dt);  // the articulation has its own masses: no axis inertia needed
   axis = world_axis_;
   drive = has_drive_ ? &angular_drive_ : nullptr;
   limit = limit_side_ != LimitSide::None ? &angular_limit_ : nullptr;
@@ -128,6 +128,10 @@ void JointAxisConstraint::SetupAngular(float dt) {
                      ? mBody2->GetMotionProperties()->MultiplyWorldSpaceInverseInertiaByVector(mBody2->GetRotation(), world_axis_)
                      : JPH::Vec3::sZero();
   axis_inv_inertia_ = world_axis_.Dot(inv_i1_axis_ + inv_i2_axis_);
+  SetupAngularRows(dt);
+}
+
+void JointAxisConstraint::SetupAngularRows(float dt) {
   if (has_drive_) {
     const float a = params_.armature;
     angular_drive_.softness = 1.0f / (a + dt * params_.damping);

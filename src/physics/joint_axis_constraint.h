@@ -119,6 +119,8 @@ class JointAxisConstraint final : public OwnConstraint {
   // The limit row's softness and bias for this step (Jolt's +rate direction); false: inactive.
   bool LimitRow(float dt, float& softness, float& bias);
   void SetupAngular(float dt);
+  // The drive and limit rows' softness and bias (SetupAngular's, without the axis inertia).
+  void SetupAngularRows(float dt);
   bool SolveAngular();
   void ApplyAngularImpulse(float impulse);
   // Makes the limit row act on `side` (none: off); a warm start from the other side would push the wrong way.

@@ -44,8 +44,8 @@ class JointSpaceContacts {
     JPH::Vec3 r2;                          // from the body's centre of mass
     int first_row = 0, num_rows = 0;
     double p[D][kMaxRates];                // P over the rates
-    double hp[D][kMaxRates];               // H^-1 P^T
-    double g[D][D];                        // P H^-1 P^T
+    double y[D][kMaxRates];                // L^-T P^T (H = L^T L): nonzero only on the body's path to the root
+    double g[D][D];                        // P H^-1 P^T = y^T y
   };
 
   // The plane contacts of the owner's body `body` (SoftContactConstraint::SolveInArticulation).
@@ -83,16 +83,16 @@ class JointSpaceContacts {
     }
   }
 
-  // H^-1 P^T and each row's effective mass, once H is factorised (and after each refactorisation).
+  // L^-T P^T and each row's effective mass, once H is factorised (and after each refactorisation).
   void Factorise(const JointSpaceSystem& system) {
     const int n = system.num_rates();
     for (int k = 0; k < num_points_; ++k) {
       Point& point = points_[size_t(k)];
-      for (int d = 0; d < D; ++d) system.SolveFactorised(point.p[d], point.hp[d]);
+      for (int d = 0; d < D; ++d) system.SolveUpper(point.p[d], point.y[d]);
       for (int d = 0; d < D; ++d)
         for (int e = 0; e <= d; ++e) {
           double s = 0.0;
-          for (int r = 0; r < n; ++r) s += point.p[d][r] * point.hp[e][r];
+          for (int r = 0; r < n; ++r) s += point.y[d][r] * point.y[e][r];
           point.g[d][e] = point.g[e][d] = s;
         }
       for (int i = point.first_row; i < point.first_row + point.num_rows; ++i) {
@@ -153,11 +153,14 @@ class JointSpaceContacts {
         }
       }
       if (!any) continue;
+      double dx[kMaxRates];  // H^-1 P^T impulse = L^-1 (y impulse)
       for (int r = 0; r < n; ++r) {
-        double dx = 0.0;
-        for (int d = 0; d < D; ++d) dx += point.hp[d][r] * impulse[d];
-        system.mutable_x(r) += dx;
+        double s = 0.0;
+        for (int d = 0; d < D; ++d) s += point.y[d][r] * impulse[d];
+        dx[r] = s;
       }
+      system.SolveLower(dx);
+      for (int r = 0; r < n; ++r) system.mutable_x(r) += dx[r];
     }
   }
 

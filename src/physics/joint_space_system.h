@@ -129,7 +129,8 @@ class JointSpaceSystem {
     for (int k = 0; k < num_rows_; ++k) a_[rows_[k].rate][rows_[k].rate] += 1.0 / rows_[k].softness;
     for (int k = n_ - 1; k >= 0; --k) {
       a_[k][k] = std::sqrt(std::max(a_[k][k], 1.0e-30));
-      for (int i = parent_[k]; i >= 0; i = parent_[i]) a_[k][i] /= a_[k][k];
+      inv_diag_[k] = 1.0 / a_[k][k];
+      for (int i = parent_[k]; i >= 0; i = parent_[i]) a_[k][i] *= inv_diag_[k];
       for (int i = parent_[k]; i >= 0; i = parent_[i])
         for (int j = i; j >= 0; j = parent_[j]) a_[i][j] -= a_[k][i] * a_[k][j];
     }
@@ -169,11 +170,13 @@ class JointSpaceSystem {
   double x(int r) const { return x_[r]; }
   double& mutable_x(int r) { return x_[r]; }
 
-  // out = (the factorised matrix)^-1 b, for the owner's own rows (contacts in joint space).
-  void SolveFactorised(const double* b, double* out) const {
+  // The two halves of a solve with the factorised matrix H = L^T L, for the owner's own rows
+  // (contacts in joint space): out = L^-T b, then v = L^-1 v in place; together H^-1 b.
+  void SolveUpper(const double* b, double* out) const {
     std::copy(b, b + n_, out);
-    SolveInPlace(out);
+    SolveUpperInPlace(out);
   }
+  void SolveLower(double* v) const { SolveLowerInPlace(v); }
 
   // After a successful Solve: each row's impulse, -(s x + S total + bias) / S, into its total.
   void AccumulateImpulses() {
@@ -188,15 +191,21 @@ class JointSpaceSystem {
   // v = H^-1 v: L^T y = v from the leaves up (a zero entry, as outside a contact's path, adds
   // nothing to its ancestors), then L x = y from the first rate down.
   void SolveInPlace(double* v) const {
+    SolveUpperInPlace(v);
+    SolveLowerInPlace(v);
+  }
+  void SolveUpperInPlace(double* v) const {
     for (int k = n_ - 1; k >= 0; --k) {
       if (v[k] == 0.0) continue;
-      v[k] /= a_[k][k];
+      v[k] *= inv_diag_[k];
       for (int i = parent_[k]; i >= 0; i = parent_[i]) v[i] -= a_[k][i] * v[k];
     }
+  }
+  void SolveLowerInPlace(double* v) const {
     for (int k = 0; k < n_; ++k) {
       double s = v[k];
       for (int i = parent_[k]; i >= 0; i = parent_[i]) s -= a_[k][i] * v[i];
-      v[k] = s / a_[k][k];
+      v[k] = s * inv_diag_[k];
     }
   }
 
@@ -205,6 +214,7 @@ class JointSpaceSystem {
   int num_rows_ = 0;
   Row rows_[kMaxRows];
   double a_[kMaxRates][kMaxRates];
+  double inv_diag_[kMaxRates];  // 1 / L's diagonal
   double x_[kMaxRates];
 };
 

@@ -18,6 +18,7 @@
 #include <Jolt/Physics/Body/Body.h>
 #include <Jolt/Physics/PhysicsSystem.h>
 
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -27,7 +28,7 @@ class World;
 struct ArticulatedHinge;
 class PlaneContactSolver;
 
-class Robot {
+class Robot : private BiasAccelerationSource {
  public:
   Robot(const Robot&) = delete;
   Robot& operator=(const Robot&) = delete;
@@ -115,6 +116,10 @@ class Robot {
   void BeginAxisRows(float h);
   // Each body's bias acceleration at its current velocities (robot_bias.cpp).
   void ComputeBiasAccelerations();
+  // The soft contacts' BiasAccelerationSource: ComputeBiasAccelerations once per update, when first asked.
+  const BiasAcceleration& BiasOf(int body) override;
+  // A scalar joint's JointRate, computed once per update (BeforeUpdate's uses share it).
+  float UpdateJointRate(int joint);
   // Gimbal coordinates at the pose the bodies reach after h at their current velocities.
   void PredictGimbals(float h);
 
@@ -171,6 +176,10 @@ class Robot {
   std::vector<float> qfrc_actuator_;
   std::vector<Motion> body_motion_, body_bias_;       // per body, scratch for ComputeBiasAccelerations
   std::vector<BiasAcceleration> bias_accel_;         // per body, for the soft contacts' rows
+  bool biases_fresh_ = false;                        // bias_accel_ is this update's
+  std::uint64_t update_count_ = 0;                   // BeforeUpdate calls so far
+  std::vector<float> rate_now_;                      // per joint: UpdateJointRate's rate
+  std::vector<std::uint64_t> rate_update_;           // and the update it is of
   float last_update_dt_ = 0.0f;
 };
 

@@ -48,6 +48,8 @@ Robot::Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin)
   body_motion_.resize(m.bodies().size());
   body_bias_.resize(m.bodies().size());
   bias_accel_.resize(m.bodies().size());
+  rate_now_.assign(m.joints().size(), 0.0f);
+  rate_update_.assign(m.joints().size(), 0);
   row_effort_.assign(m.joints().size(), 0.0f);
   CreateBodies();
   CreateJoints();

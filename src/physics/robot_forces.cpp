@@ -8,14 +8,21 @@
 namespace joltgym {
 
 void Robot::BeforeUpdate(float h) {
+  ++update_count_;  // the joint rates of UpdateJointRate are those of this update's start
   ApplyActuation();
   ApplyJointSprings();
   if (model_->has_fluid()) ApplyFluidForces();
   BeginAxisRows(h);
-  if (soft_contacts_.empty()) return;
-  ComputeBiasAccelerations();
-  for (size_t i = 0; i < soft_contacts_.size(); ++i)
-    soft_contacts_[i]->BeginStep(h, bias_accel_[size_t(soft_contact_body_[i])]);
+  biases_fresh_ = false;
+  for (size_t i = 0; i < soft_contacts_.size(); ++i) soft_contacts_[i]->BeginStep(h, *this, soft_contact_body_[i]);
+}
+
+const BiasAcceleration& Robot::BiasOf(int body) {
+  if (!biases_fresh_) {
+    ComputeBiasAccelerations();
+    biases_fresh_ = true;
+  }
+  return bias_accel_[size_t(body)];
 }
 
 void Robot::AppendSoftContactForces(std::vector<ContactForce>& out) const {
@@ -106,6 +113,14 @@ void Robot::ApplyFluidForces() {
   }
 }
 
+float Robot::UpdateJointRate(int j) {
+  if (rate_update_[size_t(j)] != update_count_) {
+    rate_now_[size_t(j)] = JointRate(model_->joints()[size_t(j)]);
+    rate_update_[size_t(j)] = update_count_;
+  }
+  return rate_now_[size_t(j)];
+}
+
 void Robot::BeginAxisRows(float h) {
   PredictGimbals(h);
   const auto& joints = model_->joints();
@@ -116,7 +131,7 @@ void Robot::BeginAxisRows(float h) {
     const float effort = row_effort_[j];
     row_effort_[j] = 0.0f;
     if (joint.gimbal_slot < 0) {
-      row->BeginStep(ScalarJointQ(int(j)), JointRate(joint), JPH::Vec3::sZero(), effort);
+      row->BeginStep(ScalarJointQ(int(j)), UpdateJointRate(int(j)), JPH::Vec3::sZero(), effort);
       continue;
     }
     // A gimbal coordinate's rate row turns as the body moves, so its rate changes even at

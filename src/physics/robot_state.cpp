@@ -13,6 +13,9 @@ namespace joltgym {
 namespace {
 
 float WrapAngle(float a) {
+  // fmod returns its argument unchanged in [0, 2 pi): the common case, without the call.
+  const float shifted = a + JPH::JPH_PI;
+  if (shifted > 0.0f && shifted < 2.0f * JPH::JPH_PI) return shifted - JPH::JPH_PI;
   a = std::fmod(a + JPH::JPH_PI, 2.0f * JPH::JPH_PI);
   if (a <= 0.0f) a += 2.0f * JPH::JPH_PI;
   return a - JPH::JPH_PI;

@@ -5,6 +5,7 @@
 #include <Jolt/Physics/Body/Body.h>
 #include <Jolt/Physics/StateRecorder.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 
@@ -21,6 +22,20 @@ JPH::Vec3 FirstTangent(JPH::Vec3Arg normal, JPH::Vec3Arg hint) {
   return len > 1.0e-6f ? t / len : normal.GetNormalizedPerpendicular();
 }
 
+// The farthest a geom's surface reaches from its centre, plus a millimetre that covers the
+// rounding between this test and CollidePlane's: beyond it from the plane, no contact.
+float GeomReach(GeomType type, const Vec3f& size) {
+  float reach = 0.0f;
+  switch (type) {
+    case GeomType::Sphere: reach = size[0]; break;
+    case GeomType::Capsule: reach = size[0] + size[1]; break;
+    case GeomType::Box: reach = std::sqrt(size[0] * size[0] + size[1] * size[1] + size[2] * size[2]); break;
+    case GeomType::Cylinder: reach = std::sqrt(size[0] * size[0] + size[1] * size[1]); break;
+    case GeomType::Plane: break;
+  }
+  return reach + 1.0e-3f;
+}
+
 }  // namespace
 
 SoftContactConstraint::SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane_point, JPH::Vec3Arg plane_normal,
@@ -33,29 +48,38 @@ SoftContactConstraint::SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane
   for (const SoftContactGeom& g : geoms_) {
     first_slot_.push_back(slots);
     slots += PlaneContactFeatures(g.type);
+    reach_.push_back(GeomReach(g.type, g.size));
   }
   slots_.resize(size_t(slots));
   for (size_t g = 0; g < geoms_.size(); ++g)
     for (int k = 0; k < PlaneContactFeatures(geoms_[g].type); ++k) slots_[size_t(first_slot_[g] + k)].geom = int(g);
 }
 
-void SoftContactConstraint::BeginStep(float h, const BiasAcceleration& bias) {
+void SoftContactConstraint::BeginStep(float h, BiasAccelerationSource& bias_source, int body) {
   const JPH::RMat44 body_transform = mBody2->GetWorldTransform();
   for (Slot& s : slots_) s.num_rows = 0;  // untouched slots end the step inactive
   PlaneContactPoint contacts[kMaxPlaneContacts];
+  const BiasAcceleration* bias = nullptr;
   for (size_t g = 0; g < geoms_.size(); ++g) {
     const SoftContactGeom& geom = geoms_[g];
+    // Out of reach of both margins: CollidePlane would find nothing that counts.
+    const JPH::Vec3 centre(body_transform * geom.local.GetTranslation());
+    if ((centre - plane_point_).Dot(plane_normal_) - reach_[g] > std::min(geom.pair.detect_margin, geom.pair.soft.margin))
+      continue;
     const JPH::Mat44 transform = JPH::Mat44(body_transform * geom.local);
     const int n = CollidePlane(plane_point_, plane_normal_, geom.type, geom.size, transform, geom.pair.detect_margin,
                                contacts);
     for (int i = 0; i < n; ++i) {
       if (!(contacts[i].dist < geom.pair.soft.margin)) continue;  // MuJoCo excludes contacts beyond includemargin
-      SetupSlot(slots_[size_t(first_slot_[g] + contacts[i].feature)], geom, contacts[i], h, bias);
+      if (!bias) bias = &bias_source.BiasOf(body);
+      SetupSlot(slots_[size_t(first_slot_[g] + contacts[i].feature)], geom, contacts[i], h, *bias);
     }
   }
   for (Slot& s : slots_) {
     const bool active = s.num_rows > 0;
-    if (!active || !s.active)  // a fresh contact starts cold: its rows' old impulses are another contact's
+    // A fresh contact starts cold: its rows' old impulses are another contact's. (An ended one
+    // is cleared as it ends, and nothing touches an inactive slot's rows after that.)
+    if (active != s.active)
       for (Row& r : s.rows) ClearImpulse(r);
     s.active = active;
   }

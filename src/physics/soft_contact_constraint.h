@@ -23,6 +23,16 @@
 
 namespace joltgym {
 
+// The bias accelerations (bias_acceleration.h) of a robot's bodies, computed when first asked
+// for in an update: most updates of most bodies have no contact that needs one.
+class BiasAccelerationSource {
+ public:
+  virtual const BiasAcceleration& BiasOf(int body) = 0;
+
+ protected:
+  ~BiasAccelerationSource() = default;
+};
+
 // A geom of the body that may touch the plane.
 struct SoftContactGeom {
   GeomType type = GeomType::Sphere;
@@ -42,9 +52,10 @@ class SoftContactConstraint final : public OwnConstraint {
 
   // Finds the contacts and sets up their rows for a physics update of length h; call
   // before the update, with the bodies' velocities still those of the update's start.
-  // `bias` is the body's (bias_acceleration.h): each row's target takes h J . bias(r) on
-  // top, so that the row solves MuJoCo's J qacc rather than the point's acceleration.
-  void BeginStep(float h, const BiasAcceleration& bias);
+  // bias.BiasOf(body) is the body's (bias_acceleration.h), asked for only when a contact is
+  // found: each row's target takes h J . bias(r) on top, so that the row solves MuJoCo's
+  // J qacc rather than the point's acceleration.
+  void BeginStep(float h, BiasAccelerationSource& bias, int body);
 
   // Appends the force of each contact of the last update of length dt (both sides; the
   // plane's side with an invalid body id). robot / robot_body name the body's owner.
@@ -121,6 +132,7 @@ class SoftContactConstraint final : public OwnConstraint {
   JPH::Vec3 plane_normal_;
   std::vector<SoftContactGeom> geoms_;
   std::vector<int> first_slot_;  // per geom
+  std::vector<float> reach_;     // per geom: how far its surface reaches from its centre, and a little
   std::vector<Slot> slots_;
   bool in_articulation_ = false;
 };
