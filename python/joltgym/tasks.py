@@ -90,8 +90,13 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="Hopper",
             xml_file="hopper.xml",
-            # dt 0.002 is small enough for one update: 0.4 mm.
-            solver=SolverSettings(substeps=1, velocity_iterations=6, position_iterations=2, baumgarte=0.5),
+            # dt 0.002 is small enough for one update. Joints and foot contacts solved in joint space,
+            # the tree placed on its hinges (articulated_joints): step_fidelity 0.093 on the states a
+            # MuJoCo policy visits against 0.46 for joint-by-joint rows at 1 x 6 (v5's own 0.024),
+            # joints closed, for 0.128 M instructions per step instead of 0.140 M (one iteration:
+            # 0.095, 0.121 M; solver_measurements.md).
+            solver=SolverSettings(substeps=1, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
+                                  articulated_joints=True),
             env_entry_point="joltgym.envs.hopper:HopperEnv",
             max_episode_steps=1000,
             reward_threshold=3800.0,
@@ -100,10 +105,15 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="Walker2d",
             xml_file="walker2d.xml",
-            # Two updates per step: Walker2d-v5 integrates with RK4, and a MuJoCo-trained policy keeps
-            # 0.47 of its return at 1 x 6 iterations, 0.91 at 2 x 3 (0.99 at 4 x 4); anchors 0.3 mm,
-            # 1.4x the cost of 1 x 6 (benchmarks/solver_measurements.md).
-            solver=SolverSettings(substeps=2, velocity_iterations=3, position_iterations=1, baumgarte=0.5),
+            # Two updates per step: Walker2d-v5 integrates with RK4 (with joint-by-joint rows a
+            # MuJoCo-trained policy kept 0.47 of its return at 1 x 6 iterations, 0.91 at 2 x 3). Joints
+            # and foot contacts solved in joint space, the tree placed on its hinges
+            # (articulated_joints): step_fidelity 0.46 on the states a MuJoCo policy visits against
+            # 0.68 for joint-by-joint rows at 2 x 3 (v5's own 0.21), joints closed, for 0.268 M
+            # instructions per step instead of 0.262 M (one iteration: 0.58, 0.248 M; one sub-step:
+            # 0.90; solver_measurements.md).
+            solver=SolverSettings(substeps=2, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
+                                  articulated_joints=True),
             env_entry_point="joltgym.envs.hopper:Walker2dEnv",
             max_episode_steps=1000,
             camera={"trackbodyid": 2, "distance": 4.0, "lookat": (0.0, 0.0, 1.15), "elevation": -20.0},
