@@ -72,13 +72,13 @@ TASKS: dict[str, TaskSpec] = {
             # (articulated_joints; the contacts meet the whole tree's effective mass) and the tree
             # placed on its anchors exactly at each update: 2 sub-steps x 1 iteration come closer to
             # the converged step than joint-by-joint rows at 2 x 8 (step_fidelity 3.01 against 4.82;
-            # MuJoCo v5's own 6.49) for a third fewer instructions (0.445 M -> 0.296 M), joints closed
-            # (0.0 mm), resting height MuJoCo's within 0.1 mm (solver_measurements.md). A second
-            # iteration gives 2.79 for 0.321 M; one sub-step costs half but more than doubles the
+            # MuJoCo v5's own 6.49) for 41% fewer instructions (0.445 M -> 0.261 M), joints closed
+            # (0.0 mm), resting height MuJoCo's within 0.02 mm (solver_measurements.md). A second
+            # iteration gives 2.79 for 0.288 M; one sub-step costs half but more than doubles the
             # integration error.
             solver=SolverSettings(substeps=2, velocity_iterations=1, position_iterations=1, baumgarte=1.0,
                                   articulated_joints=True),
-            # One sub-step: 0.159 M instructions per step, joints closed, step_fidelity 7.21
+            # One sub-step: 0.141 M instructions per step, joints closed, step_fidelity 7.21
             # (joint-by-joint 1 x 8 x 3: 0.237 M, 1.2 mm, 10.3; solver_measurements.md).
             fast_solver=SolverSettings(substeps=1, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
                                        articulated_joints=True),
@@ -93,8 +93,8 @@ TASKS: dict[str, TaskSpec] = {
             # dt 0.002 is small enough for one update. Joints and foot contacts solved in joint space,
             # the tree placed on its hinges (articulated_joints): step_fidelity 0.093 on the states a
             # MuJoCo policy visits against 0.46 for joint-by-joint rows at 1 x 6 (v5's own 0.024),
-            # joints closed, for 0.128 M instructions per step instead of 0.140 M (one iteration:
-            # 0.095, 0.121 M; solver_measurements.md).
+            # joints closed, for 0.120 M instructions per step instead of 0.135 M (one iteration:
+            # 0.095; solver_measurements.md).
             solver=SolverSettings(substeps=1, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
                                   articulated_joints=True),
             env_entry_point="joltgym.envs.hopper:HopperEnv",
@@ -109,9 +109,9 @@ TASKS: dict[str, TaskSpec] = {
             # MuJoCo-trained policy kept 0.47 of its return at 1 x 6 iterations, 0.91 at 2 x 3). Joints
             # and foot contacts solved in joint space, the tree placed on its hinges
             # (articulated_joints): step_fidelity 0.46 on the states a MuJoCo policy visits against
-            # 0.68 for joint-by-joint rows at 2 x 3 (v5's own 0.21), joints closed, for 0.268 M
-            # instructions per step instead of 0.262 M (one iteration: 0.58, 0.248 M; one sub-step:
-            # 0.90; solver_measurements.md).
+            # 0.68 for joint-by-joint rows at 2 x 3 (v5's own 0.21), joints closed, for 0.241 M
+            # instructions per step against 0.244 M (one iteration: 0.58; one sub-step: 0.90;
+            # solver_measurements.md).
             solver=SolverSettings(substeps=2, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
                                   articulated_joints=True),
             env_entry_point="joltgym.envs.hopper:Walker2dEnv",
@@ -146,7 +146,7 @@ TASKS: dict[str, TaskSpec] = {
             # 15 cm above MuJoCo's). Joints and floor contacts solved in joint space, the tree placed
             # on its hinges at each update (articulated_joints): 2 sub-steps x 2 iterations give
             # step_fidelity 0.82 on the states a MuJoCo policy visits (contacts as Jolt rows at 2 x 8:
-            # 1.62 on another policy's), joints closed (0.0 mm), for 0.55 M instructions per step
+            # 1.62 on another policy's), joints closed (0.0 mm), for 0.50 M instructions per step
             # (1.02 M at 2 x 8; one iteration: 0.91). solver_measurements.md.
             solver=SolverSettings(substeps=2, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
                                   joint_rows_last=False, articulated_joints=True),
