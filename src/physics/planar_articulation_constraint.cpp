@@ -203,7 +203,7 @@ bool PlanarArticulationConstraint::SolvePositionConstraint(float, float baumgart
   for (size_t i = 0; i < bodies_.size(); ++i) {
     const JPH::Vec3 d = placed_[i] + shift - JPH::Vec3(bodies_[i].body->GetCenterOfMassPosition());
     const JPH::Vec3 step = baumgarte * (d.Dot(u_) * u_ + d.Dot(w_) * w_);  // in the plane only
-    if (step.ReduceMax() < kClosed && -step.ReduceMin() < kClosed) continue;
+    if (step.Abs().ReduceMax() < kClosed) continue;
     bodies_[i].body->AddPositionStep(step);
     moved = true;
   }
