@@ -53,7 +53,6 @@ void JointAxisConstraint::PrepareForArticulation(float dt, JPH::Vec3& axis, Axis
 }
 
 void JointAxisConstraint::SetupVelocityConstraint(float dt) {
-  if (params_.in_articulation) return;
   world_axis_ = params_.axis_from_step ? step_axis_ : mBody1->GetRotation() * params_.axis_local1;
   if (params_.angular) {
     SetupAngular(dt);
@@ -148,7 +147,6 @@ void JointAxisConstraint::ApplyAngularImpulse(float impulse) {
 }
 
 void JointAxisConstraint::WarmStartVelocityConstraint(float ratio) {
-  if (params_.in_articulation) return;
   if (params_.angular) {
     angular_drive_.total *= ratio;
     angular_limit_.total *= ratio;
@@ -202,7 +200,6 @@ bool JointAxisConstraint::SolveLinear(AxisRow& row, float min_lambda, float max_
 }
 
 bool JointAxisConstraint::SolveVelocityConstraint(float) {
-  if (params_.in_articulation) return false;
   if (params_.angular) return SolveAngular();
   bool applied = has_drive_ && SolveLinear(drive_, -FLT_MAX, FLT_MAX);
   // Positive impulses raise the joint rate: a lower limit may only push up.

@@ -64,9 +64,6 @@ struct JointAxisParams {
   bool soft = true;          // MuJoCo's soft limit, else the hard speculative row
   SoftLimit soft_limit;
   bool after_joints = true;  // solved after the joint constraints (SolverDesc::joint_rows_last)
-  // The rows are solved by the robot's ArticulationConstraint (SolverDesc::articulated_joints),
-  // which takes them from PrepareForArticulation; this constraint then solves nothing itself.
-  bool in_articulation = false;
 };
 
 class JointAxisConstraint final : public OwnConstraint {
@@ -87,7 +84,8 @@ class JointAxisConstraint final : public OwnConstraint {
   // JointAxisParams::forces_through_row).
   bool takes_joint_forces() const { return has_drive_ && params_.forces_through_row; }
 
-  // For in_articulation rows, at the update's setup: the axis (world) and this update's drive
+  // For rows a tree's articulation solves (SolverDesc::articulated_joints; such a row is not in
+  // Jolt's lists, so Jolt never solves it), at the update's setup: the axis (world) and this update's drive
   // and limit rows (null where the joint has none or the limit is inactive; lower_limit: it
   // may only push the rate up).
   void PrepareForArticulation(float dt, JPH::Vec3& axis, AxisRowState*& drive, AxisRowState*& limit, bool& lower_limit);

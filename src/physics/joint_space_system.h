@@ -33,7 +33,7 @@ struct ArticulatedHinge {
   JPH::Vec3 anchor_local1;  // anchor in the parent's COM frame (world frame for the world)
   JPH::Vec3 anchor_local2;  // anchor in the child's COM frame
   JPH::Vec3 axis_local1;    // hinge axis in the parent's COM frame (world frame for the world)
-  JointAxisConstraint* axis_rows = nullptr;  // the joint's drive and limit (in_articulation), or none
+  JointAxisConstraint* axis_rows = nullptr;  // the joint's drive and limit, or none
 };
 
 // The tree of rates (JointSpaceSystem::Reset) of a root with `root_rates` rates, a chain, and one
@@ -176,7 +176,13 @@ class JointSpaceSystem {
     std::copy(b, b + n_, out);
     SolveUpperInPlace(out);
   }
-  void SolveLower(double* v) const { SolveLowerInPlace(v); }
+  void SolveLower(double* v) const {
+    for (int k = 0; k < n_; ++k) {
+      double s = v[k];
+      for (int i = parent_[k]; i >= 0; i = parent_[i]) s -= a_[k][i] * v[i];
+      v[k] = s * inv_diag_[k];
+    }
+  }
 
   // After a successful Solve: each row's impulse, -(s x + S total + bias) / S, into its total.
   void AccumulateImpulses() {
@@ -192,20 +198,13 @@ class JointSpaceSystem {
   // nothing to its ancestors), then L x = y from the first rate down.
   void SolveInPlace(double* v) const {
     SolveUpperInPlace(v);
-    SolveLowerInPlace(v);
+    SolveLower(v);
   }
   void SolveUpperInPlace(double* v) const {
     for (int k = n_ - 1; k >= 0; --k) {
       if (v[k] == 0.0) continue;
       v[k] *= inv_diag_[k];
       for (int i = parent_[k]; i >= 0; i = parent_[i]) v[i] -= a_[k][i] * v[k];
-    }
-  }
-  void SolveLowerInPlace(double* v) const {
-    for (int k = 0; k < n_; ++k) {
-      double s = v[k];
-      for (int i = parent_[k]; i >= 0; i = parent_[i]) s -= a_[k][i] * v[i];
-      v[k] = s * inv_diag_[k];
     }
   }
 

@@ -119,7 +119,7 @@ class Robot : private BiasAccelerationSource {
   // The soft contacts' BiasAccelerationSource: ComputeBiasAccelerations once per update, when first asked.
   const BiasAcceleration& BiasOf(int body) override;
   // A scalar joint's JointRate, computed once per update (BeforeUpdate's uses share it).
-  float UpdateJointRate(int joint);
+  float JointRateThisUpdate(int joint);
   // Gimbal coordinates at the pose the bodies reach after h at their current velocities.
   void PredictGimbals(float h);
 
@@ -178,7 +178,7 @@ class Robot : private BiasAccelerationSource {
   std::vector<BiasAcceleration> bias_accel_;         // per body, for the soft contacts' rows
   bool biases_fresh_ = false;                        // bias_accel_ is this update's
   std::uint64_t update_count_ = 0;                   // BeforeUpdate calls so far
-  std::vector<float> rate_now_;                      // per joint: UpdateJointRate's rate
+  std::vector<float> rate_now_;                      // per joint: JointRateThisUpdate's rate
   std::vector<std::uint64_t> rate_update_;           // and the update it is of
   float last_update_dt_ = 0.0f;
 };

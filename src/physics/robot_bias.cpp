@@ -33,12 +33,12 @@ void Robot::ComputeBiasAccelerations() {
             const JPH::Vec3 turn = g.axes[k] * g.rate_rows[k].Dot(RelativeAngularVelocity(joint));
             apply({turn, anchor.Cross(turn)});
           } else {
-            apply(HingeMotion(b.GetRotation() * joint.axis_local, anchor) * UpdateJointRate(j));
+            apply(HingeMotion(b.GetRotation() * joint.axis_local, anchor) * JointRateThisUpdate(j));
           }
           break;
         }
         case JointType::Slide: {
-          apply(SlideMotion(SlideAxis(joint)) * UpdateJointRate(j));
+          apply(SlideMotion(SlideAxis(joint)) * JointRateThisUpdate(j));
           break;
         }
         case JointType::Free: {

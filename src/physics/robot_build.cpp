@@ -202,7 +202,6 @@ void Robot::CreateJoints() {
       p.after_joints = m.solver().joint_rows_last;
       // A planar root's rows act between it and the world, outside any tree's articulation.
       const bool row_in_articulation = articulated && cb.attachment == Attachment::Hinge;
-      p.in_articulation = row_in_articulation;
       axis_rows_[j] = new JointAxisConstraint(parent, child, p);
       if (row_in_articulation) {
         AddTreeRow(axis_rows_[j]);

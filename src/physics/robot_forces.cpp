@@ -8,7 +8,7 @@
 namespace joltgym {
 
 void Robot::BeforeUpdate(float h) {
-  ++update_count_;  // the joint rates of UpdateJointRate are those of this update's start
+  ++update_count_;  // the joint rates of JointRateThisUpdate are those of this update's start
   ApplyActuation();
   ApplyJointSprings();
   if (model_->has_fluid()) ApplyFluidForces();
@@ -113,7 +113,7 @@ void Robot::ApplyFluidForces() {
   }
 }
 
-float Robot::UpdateJointRate(int j) {
+float Robot::JointRateThisUpdate(int j) {
   if (rate_update_[size_t(j)] != update_count_) {
     rate_now_[size_t(j)] = JointRate(model_->joints()[size_t(j)]);
     rate_update_[size_t(j)] = update_count_;
@@ -131,7 +131,7 @@ void Robot::BeginAxisRows(float h) {
     const float effort = row_effort_[j];
     row_effort_[j] = 0.0f;
     if (joint.gimbal_slot < 0) {
-      row->BeginStep(ScalarJointQ(int(j)), UpdateJointRate(int(j)), JPH::Vec3::sZero(), effort);
+      row->BeginStep(ScalarJointQ(int(j)), JointRateThisUpdate(int(j)), JPH::Vec3::sZero(), effort);
       continue;
     }
     // A gimbal coordinate's rate row turns as the body moves, so its rate changes even at

@@ -120,10 +120,7 @@ void SoftContactConstraint::SetupSlot(Slot& slot, const SoftContactGeom& geom, c
   }
 }
 
-void SoftContactConstraint::SolveInArticulation() {
-  in_articulation_ = true;
-  SetEnabled(false);
-}
+void SoftContactConstraint::SolveInArticulation() { in_articulation_ = true; }
 
 void SoftContactConstraint::ResetWarmStart() {
   for (Slot& s : slots_)
@@ -131,7 +128,6 @@ void SoftContactConstraint::ResetWarmStart() {
 }
 
 void SoftContactConstraint::SetupVelocityConstraint(float dt) {
-  if (in_articulation_) return;
   const JPH::Vec3 r1 = JPH::Vec3::sZero();  // body 1 is static: its lever arm never enters
   for (Slot& s : slots_) {
     if (!s.active) continue;
@@ -144,7 +140,6 @@ void SoftContactConstraint::SetupVelocityConstraint(float dt) {
 }
 
 void SoftContactConstraint::WarmStartVelocityConstraint(float ratio) {
-  if (in_articulation_) return;
   for (Slot& s : slots_) {
     if (!s.active) continue;
     for (int i = 0; i < s.num_rows; ++i) s.rows[i].part.WarmStart(*mBody1, *mBody2, s.rows[i].axis, ratio);
@@ -152,7 +147,6 @@ void SoftContactConstraint::WarmStartVelocityConstraint(float ratio) {
 }
 
 bool SoftContactConstraint::SolveVelocityConstraint(float) {
-  if (in_articulation_) return false;
   bool applied = false;
   for (Slot& s : slots_) {
     if (!s.active) continue;

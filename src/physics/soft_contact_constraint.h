@@ -61,8 +61,9 @@ class SoftContactConstraint final : public OwnConstraint {
   // plane's side with an invalid body id). robot / robot_body name the body's owner.
   void AppendForces(float dt, int robot, int robot_body, std::vector<ContactForce>& out) const;
 
-  // The rows are solved in joint space by the tree's articulation (joint_space_contacts.h):
-  // Jolt no longer solves them, and each row's accumulated impulse lives in its `total`.
+  // The rows are solved in joint space by the tree's articulation (joint_space_contacts.h),
+  // which keeps this constraint out of Jolt's lists; each row's accumulated impulse then lives
+  // in its `total`.
   void SolveInArticulation();
 
   // The rows of an active contact, for the articulation's own solve: a row's J v is
