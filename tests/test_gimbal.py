@@ -1,4 +1,5 @@
-"""Two and three hinges on one body (abdomen, hips, shoulders) as one gimbal constraint."""
+"""Two and three hinges on one body (abdomen, hips, shoulders): as one gimbal constraint, and solved
+in joint space with the rest of the tree (articulated_joints), each coordinate a rate."""
 
 from __future__ import annotations
 
@@ -32,6 +33,16 @@ LEG = """
 THIRD = '<joint name="hy" axis="0 1 0" armature="0.015" damping="0.4" stiffness="1" {limits}/>'
 
 
+SOLVES = pytest.mark.parametrize("articulated", [False, True], ids=["gimbal_constraint", "articulated"])
+
+
+def solver(articulated: bool, **settings) -> joltgym.SolverSettings:
+    """The settings asked for, joint by joint or in joint space (its placement in one pass)."""
+    if articulated:
+        settings.update(articulated_joints=True, baumgarte=1.0)
+    return joltgym.SolverSettings(**settings)
+
+
 def leg_xml(hinges: int, gravity: float = -9.81, free_base: bool = True, limits: str = "") -> str:
     return LEG.format(
         gravity=gravity,
@@ -42,10 +53,11 @@ def leg_xml(hinges: int, gravity: float = -9.81, free_base: bool = True, limits:
     )
 
 
+@SOLVES
 @pytest.mark.parametrize("hinges", [2, 3])
-def test_multi_hinge_leg_follows_mujoco(build_world, hinges):
+def test_multi_hinge_leg_follows_mujoco(build_world, hinges, articulated):
     """Armature, damping, stiffness and motors on every coordinate, a free base, gravity: 0.5 s."""
-    model, world = build_world(leg_xml(hinges), joltgym.SolverSettings(velocity_iterations=30))
+    model, world = build_world(leg_xml(hinges), solver(articulated, velocity_iterations=30))
     m = model.mj_model
     qpos = m.qpos0.copy()
     qpos[7:] = [0.3, -0.5, 0.4][: m.nq - 7]
@@ -65,10 +77,10 @@ def test_multi_hinge_leg_follows_mujoco(build_world, hinges):
     assert world.max_joint_anchor_error() < 1e-4
 
 
-def test_generalized_force_acts_on_its_coordinate_only(build_world):
+@SOLVES
+def test_generalized_force_acts_on_its_coordinate_only(build_world, articulated):
     """A motor is a generalized force: at rest without gravity, qacc = M^-1 (gear * ctrl) as MuJoCo."""
-    model, world = build_world(leg_xml(3, gravity=0.0, free_base=False),
-                               joltgym.SolverSettings(velocity_iterations=60))
+    model, world = build_world(leg_xml(3, gravity=0.0, free_base=False), solver(articulated, velocity_iterations=60))
     m = model.mj_model
     qpos = np.array([0.4, -0.6, 0.5])
     for ctrl in np.eye(3):
@@ -81,9 +93,10 @@ def test_generalized_force_acts_on_its_coordinate_only(build_world):
         np.testing.assert_allclose(world.qvel, data.qvel, rtol=0.02, atol=2e-4 * np.abs(data.qvel).max())
 
 
-def test_coordinates_stop_at_their_ranges(build_world):
+@SOLVES
+def test_coordinates_stop_at_their_ranges(build_world, articulated):
     limits = 'limited="true" range="-30 40"'
-    model, world = build_world(leg_xml(3, free_base=False, limits=limits), joltgym.SolverSettings(soft_limits=False))
+    model, world = build_world(leg_xml(3, free_base=False, limits=limits), solver(articulated, soft_limits=False))
     lo, hi = np.deg2rad([[-30, -60, -30], [40, 60, 40]])
     for sign in (1.0, -1.0):
         world.set_state(np.zeros(3), np.zeros(3))
@@ -94,9 +107,10 @@ def test_coordinates_stop_at_their_ranges(build_world):
         assert np.all(q <= hi + 0.01) and np.all(q >= lo - 0.01)
 
 
-def test_coordinates_rest_in_their_soft_limits_as_deep_as_mujocos(build_world):
+@SOLVES
+def test_coordinates_rest_in_their_soft_limits_as_deep_as_mujocos(build_world, articulated):
     limits = 'limited="true" range="-30 40"'
-    model, world = build_world(leg_xml(3, free_base=False, limits=limits))
+    model, world = build_world(leg_xml(3, free_base=False, limits=limits), solver(articulated))
     m = model.mj_model
     m.opt.integrator = mujoco.mjtIntegrator.mjINT_EULER
     lo, hi = np.deg2rad([[-30, -60, -30], [40, 60, 40]])
@@ -112,9 +126,10 @@ def test_coordinates_rest_in_their_soft_limits_as_deep_as_mujocos(build_world):
         np.testing.assert_allclose(ours, theirs, rtol=0.2, atol=1e-3)
 
 
-def test_two_hinge_body_keeps_its_third_rotation_locked(build_world):
+@SOLVES
+def test_two_hinge_body_keeps_its_third_rotation_locked(build_world, articulated):
     """After random torques, MuJoCo's kinematics of our qpos puts the leg where our body is."""
-    model, world = build_world(leg_xml(2, free_base=False))
+    model, world = build_world(leg_xml(2, free_base=False), solver(articulated))
     rng = np.random.default_rng(5)
     for _ in range(20):
         world.step(rng.uniform(-3, 3, 2).astype(np.float32), nsteps=25)

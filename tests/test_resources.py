@@ -1,6 +1,6 @@
 """Resources: envs release what they take. Creating, stepping and closing envs a thousand times
-does not grow the process; a pool's worker threads are joined at close; close twice is fine and a
-closed env refuses to step, with a clear error, whatever its kind."""
+does not grow the process; a pool's worker threads are joined at close and at interpreter exit;
+close twice is fine and a closed env refuses to step, with a clear error, whatever its kind."""
 
 from __future__ import annotations
 
@@ -62,6 +62,34 @@ def test_a_pools_threads_are_joined_at_close():
     assert workers  # the pool's workers (the calling thread is one of them)
     env.close()
     assert not workers & thread_ids(), workers & thread_ids()
+
+
+EXIT_WITH_OPEN_POOLS = """
+import threading
+import gymnasium as gym, numpy as np
+import joltgym
+from joltgym.marl.vector import MultiAgentVectorEnv
+vector = gym.make_vec("joltgym/Hopper-v0", num_envs=4, num_threads=2)
+vector.reset(seed=0)
+vector.step(np.zeros((4, 3), np.float32))
+marl = MultiAgentVectorEnv("joltgym/SumoAnts-v0", 4, num_threads=2)
+marl.reset(seed=0)
+marl.step(np.zeros((4, 2, 8), np.float32))
+assert threading.active_count() == 1  # the pools' workers are native threads, not Python's
+print("stepped", flush=True)
+"""
+
+
+def test_pools_left_open_are_joined_at_interpreter_exit():
+    # A script that never calls close(): the interpreter must exit at once and cleanly, its pools'
+    # worker threads joined by the envs' finalisers (not left blocking exit, not killed mid-step).
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", EXIT_WITH_OPEN_POOLS], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "stepped"
+    assert "Error" not in done.stderr and "Warning" not in done.stderr, done.stderr[-2000:]
 
 
 def closed_single():

@@ -59,7 +59,8 @@ class SolverSettings:
     # before them, which holds joint anchors tighter.
     joint_rows_last: bool = True
     # Every joint row of a robot solved exactly at each iteration, over the robot's tree
-    # (articulation_constraint.h). Robots with a free root and single 3-D hinges (Ant); other
+    # (articulation_constraint.h). Robots with a free or world-hinged root and 3-D hinges, one per
+    # body or two or three about one anchor (Ant, Humanoid), or planar links (HalfCheetah); other
     # models raise UnsupportedFeatureError.
     articulated_joints: bool = False
 

@@ -2,6 +2,8 @@
 
 #include <Jolt/Physics/Body/MotionProperties.h>
 
+#include "physics/gimbal.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -26,17 +28,21 @@ ArticulationConstraint::ArticulationConstraint(std::vector<JPH::Body*> bodies, s
   }
   parent_of_.assign(bodies_.size(), -1);
   hinge_of_.assign(bodies_.size(), -1);
+  hinges_on_.assign(bodies_.size(), 0);
   for (size_t k = 0; k < hinges_.size(); ++k) {
-    parent_of_[size_t(hinges_[k].body)] = hinges_[k].parent;
-    hinge_of_[size_t(hinges_[k].body)] = int(k);
+    const size_t body = size_t(hinges_[k].body);
+    parent_of_[body] = hinges_[k].parent;
+    if (hinges_on_[body]++ == 0) hinge_of_[body] = int(k);
+    else if (hinge_of_[body] + hinges_on_[body] - 1 != int(k) || hinges_[k].gimbal_slot != hinges_on_[body] - 1)
+      throw std::invalid_argument("articulation: a multi-hinge body's hinges must come one after the other, in slot order");
   }
-  axis_.resize(hinges_.size());
+  rate_row_.resize(hinges_.size());
   for (const ArticulatedHinge& h : hinges_) {
     const JPH::Quat parent = h.parent >= 0 ? bodies_[size_t(h.parent)].body->GetRotation() : JPH::Quat::sIdentity();
     rest_.push_back(parent.Conjugated() * bodies_[size_t(h.body)].body->GetRotation());
   }
   motion_.resize(bodies_.size());
-  rate_parent_ = RateParents(root_rates_, hinges_, hinge_of_);
+  rate_parent_ = RateParents(root_rates_, hinges_);
 }
 
 void ArticulationConstraint::BuildMotions() {
@@ -67,13 +73,24 @@ void ArticulationConstraint::BuildMotions() {
       for (int a = 0; a < 3; ++a) add(3 + a, axes[a].Cross(p - root), axes[a]);
     }
     if (hinge_of_[i] >= 0) {
-      const int k = hinge_of_[i];
-      const ArticulatedHinge& h = hinges_[size_t(k)];
+      const int first = hinge_of_[i];
+      const ArticulatedHinge& h = hinges_[size_t(first)];
       const JPH::Body& child = *bodies_[i].body;
-      const JPH::Body* parent = h.parent >= 0 ? bodies_[size_t(h.parent)].body : nullptr;
-      axis_[size_t(k)] = parent ? parent->GetRotation() * h.axis_local1 : h.axis_local1;
+      const JPH::Quat parent = h.parent >= 0 ? bodies_[size_t(h.parent)].body->GetRotation() : JPH::Quat::sIdentity();
       const JPH::Vec3 anchor = JPH::Vec3(child.GetCenterOfMassPosition()) + child.GetRotation() * h.anchor_local2;
-      add(HingeRate(k), axis_[size_t(k)].Cross(p - anchor), axis_[size_t(k)]);
+      if (h.gimbal_slot < 0) {
+        const JPH::Vec3 axis = parent * h.axis_local1;
+        rate_row_[size_t(first)] = axis;
+        add(HingeRate(first), axis.Cross(p - anchor), axis);
+      } else {  // each coordinate's axis as the ones before it leave it, its rate row their inverse
+        const GimbalCoordinates g = MeasureGimbal(parent * h.gimbal_rest, h.gimbal_basis, child.GetRotation());
+        for (int k = first; k < first + hinges_on_[i]; ++k) {
+          const ArticulatedHinge& c = hinges_[size_t(k)];
+          const JPH::Vec3 axis = c.gimbal_sign * g.axes[c.gimbal_slot];
+          rate_row_[size_t(k)] = c.gimbal_sign * g.rate_rows[c.gimbal_slot];
+          add(HingeRate(k), axis.Cross(p - anchor), axis);
+        }
+      }
     }
     for (int c = 0; c < m.count; ++c) m.inertia_ang[c] = bodies_[i].inertia.Multiply3x3(m.ang[c]);
   }
@@ -126,16 +143,9 @@ bool ArticulationConstraint::SolvePositionConstraint(float, float baumgarte) {
       placed_[i] = p;
       placed_rotation_[i] = body.GetRotation();
     } else {
-      const int k = hinge_of_[i];
-      const ArticulatedHinge& h = hinges_[size_t(k)];
+      const ArticulatedHinge& h = hinges_[size_t(hinge_of_[i])];
       const JPH::Quat parent = h.parent >= 0 ? placed_rotation_[size_t(h.parent)] : JPH::Quat::sIdentity();
-      // The child's rotation relative to its rest in the parent's frame, reduced to its twist about the axis.
-      const JPH::Quat turn = parent.Conjugated() * body.GetRotation() * rest_[size_t(k)].Conjugated();
-      const JPH::Vec3 a = h.axis_local1;
-      JPH::Quat twist(JPH::Vec4(a * turn.GetXYZ().Dot(a), turn.GetW()));
-      const float length = twist.Length();
-      twist = length > 1.0e-9f ? JPH::Quat(twist.GetXYZW() / length) : JPH::Quat::sIdentity();
-      placed_rotation_[i] = (parent * twist * rest_[size_t(k)]).Normalized();
+      placed_rotation_[i] = PlacedRotation(int(i), parent);
       const JPH::Vec3 anchor = h.parent >= 0 ? placed_[size_t(h.parent)] + parent * h.anchor_local1 : h.anchor_local1;
       placed_[i] = anchor - placed_rotation_[i] * h.anchor_local2;
     }
@@ -166,10 +176,31 @@ bool ArticulationConstraint::SolvePositionConstraint(float, float baumgarte) {
   return moved;
 }
 
+JPH::Quat ArticulationConstraint::PlacedRotation(int i, JPH::QuatArg parent) const {
+  const int k = hinge_of_[size_t(i)];
+  const ArticulatedHinge& h = hinges_[size_t(k)];
+  const JPH::Quat rotation = bodies_[size_t(i)].body->GetRotation();
+  if (h.gimbal_slot >= 0) {  // the coordinates, read off the rotation and composed again
+    const JPH::Quat frame = parent * h.gimbal_rest * h.gimbal_basis;
+    const JPH::Vec3 q = MeasureGimbal(parent * h.gimbal_rest, h.gimbal_basis, rotation).angles;
+    const JPH::Quat turn = JPH::Quat::sRotation(JPH::Vec3::sAxisX(), q.GetX()) *
+                           JPH::Quat::sRotation(JPH::Vec3::sAxisY(), q.GetY()) *
+                           JPH::Quat::sRotation(JPH::Vec3::sAxisZ(), h.gimbal_lock_third ? 0.0f : q.GetZ());
+    return (frame * turn * h.gimbal_basis.Conjugated()).Normalized();
+  }
+  // The child's rotation relative to its rest in the parent's frame, reduced to its twist about the axis.
+  const JPH::Quat turn = parent.Conjugated() * rotation * rest_[size_t(k)].Conjugated();
+  const JPH::Vec3 a = h.axis_local1;
+  JPH::Quat twist(JPH::Vec4(a * turn.GetXYZ().Dot(a), turn.GetW()));
+  const float length = twist.Length();
+  twist = length > 1.0e-9f ? JPH::Quat(twist.GetXYZW() / length) : JPH::Quat::sIdentity();
+  return (parent * twist * rest_[size_t(k)]).Normalized();
+}
+
 void ArticulationConstraint::ApplyRateImpulse(int hinge, float impulse) {
   if (impulse == 0.0f) return;
   const ArticulatedHinge& h = hinges_[size_t(hinge)];
-  const JPH::Vec3 torque = impulse * axis_[size_t(hinge)];
+  const JPH::Vec3 torque = impulse * rate_row_[size_t(hinge)];
   const BodyInfo& child = bodies_[size_t(h.body)];
   child.body->GetMotionProperties()->AddAngularVelocityStep(child.inv_inertia.Multiply3x3(torque));
   if (h.parent < 0) return;

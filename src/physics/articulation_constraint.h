@@ -16,16 +16,22 @@
 // rows iterated around it. A limit whose accumulated impulse would pull is dropped for the
 // rest of the update and the system refactorised without it.
 //
+// A body on two or three hinges about one anchor (gimbal.h: the Humanoid's abdomen, hips and
+// shoulders) has one rate per hinge; each hinge's world axis is the one the coordinates before
+// it leave (MeasureGimbal), so the rates are MuJoCo's qvel and the drive and limit rows act on
+// them as on a single hinge's.
+//
 // Positions: Jolt integrates each body on its own, so a child's rotation drifts off its hinge's
 // axis and its anchor off its parent's. The position step places the tree again, parents first:
-// each child keeps its turn about the hinge axis (the joint angle; the swing is dropped) and sits
-// where its parent's anchor puts it; then the whole tree moves so that its centre of mass stays
-// where Jolt integrated it (a hinged-to-the-world tree stays on its anchor). One pass closes the
-// anchors exactly, where Jolt's hinge position parts, iterated joint by joint, cost 26% of an Ant
-// step and left 0.9 mm.
+// each child keeps its joint angles (a single hinge's turn about its axis, the swing dropped; a
+// multi-hinge body's coordinates, a two-hinge body's third rotation dropped) and sits where its
+// parent's anchor puts it; then the whole tree moves so that its centre of mass stays where Jolt
+// integrated it (a hinged-to-the-world tree stays on its anchor). One pass closes the anchors
+// exactly, where Jolt's hinge position parts, iterated joint by joint, cost 26% of an Ant step
+// and left 0.9 mm.
 //
-// Supported trees: a free or world-hinged root and single 3-D hinges below it, one constraint
-// per tree (CompiledModel::CompileArticulation).
+// Supported trees: a free or world-hinged root and 3-D hinges below it (one per body, or two or
+// three about one anchor), one constraint per tree (CompiledModel::CompileArticulation).
 #pragma once
 
 #include <Jolt/Jolt.h>
@@ -42,8 +48,8 @@ namespace joltgym {
 
 class ArticulationConstraint final : public TreeConstraint, public PlaneContactSolver {
  public:
-  // bodies: one tree's bodies, parents before children, bodies[0] the root; one hinge per
-  // other body (and possibly one from the world to the root), in body order.
+  // bodies: one tree's bodies, parents before children, bodies[0] the root; one to three hinges
+  // per other body (and possibly some from the world to the root), in body order.
   ArticulationConstraint(std::vector<JPH::Body*> bodies, std::vector<ArticulatedHinge> hinges, JPH::uint32 priority);
 
   void AddContacts(int body, SoftContactConstraint* contacts) override { contacts_.Attach(body, contacts); }
@@ -75,20 +81,24 @@ class ArticulationConstraint final : public TreeConstraint, public PlaneContactS
   };
 
   int HingeRate(int hinge) const { return root_rates_ + hinge; }
-  // T and the hinges' world axes at the bodies' current poses.
+  // T and the hinges' rate rows at the bodies' current poses.
   void BuildMotions();
   // T^T M T into the system, factorised.
   void Factorise();
   // One exact solve on the current velocities; false if a limit had to be dropped first.
   bool SolveOnce();
-  // Impulse on a hinge's rate: its two bodies' turning about its axis (M^-1 J^T lambda).
+  // Impulse on a hinge's rate: its two bodies' turning along its rate row (M^-1 J^T lambda).
   void ApplyRateImpulse(int hinge, float impulse);
+  // Where the hinges put body i's rotation, its parent's placed at `parent` (identity: the world).
+  JPH::Quat PlacedRotation(int i, JPH::QuatArg parent) const;
 
   std::vector<BodyInfo> bodies_;
   std::vector<ArticulatedHinge> hinges_;
-  std::vector<JPH::Vec3> axis_;     // per hinge: its world axis at this update
+  // Per hinge: j with rate = j . (w_child - w_parent) at this update (a single hinge's axis).
+  std::vector<JPH::Vec3> rate_row_;
   std::vector<int> parent_of_;      // per body: its parent body, -1 for the root
-  std::vector<int> hinge_of_;       // per body: the hinge it hangs from, -1 for a free root
+  std::vector<int> hinge_of_;       // per body: its first hinge, -1 for a free root
+  std::vector<int> hinges_on_;      // per body: how many hinges it hangs from (0 to 3)
   int root_rates_ = 0;              // 6: the root is free; 0: hinged to the world
   std::vector<BodyMotion> motion_;  // T, per body
   std::vector<int> rate_parent_;    // per rate: its parent in the tree of rates (JointSpaceSystem::Reset)

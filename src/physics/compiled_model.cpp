@@ -232,7 +232,8 @@ void CompiledModel::CompileJoints() {
 void CompiledModel::CompileArticulation() {
   const auto refuse = [](const std::string& why) {
     throw UnsupportedFeature("solver articulated_joints: " + why +
-                             " (it supports trees of a free or world-hinged root and single 3-D hinges below it; "
+                             " (it supports trees of a free or world-hinged root and 3-D hinges below it, one per body "
+                             "or two or three about one anchor; "
                              "set it to False)");
   };
   std::vector<int> root(bodies_.size()), children(bodies_.size(), 0);
@@ -259,7 +260,8 @@ void CompiledModel::CompileArticulation() {
     }
     if (b.attachment == Attachment::Planar) refuse("body '" + b.name + "' is a planar root of 3-D links");
     if (is_root && b.attachment == Attachment::Free) continue;
-    if (b.attachment != Attachment::Hinge) refuse("body '" + b.name + "' is not attached by a single hinge");
+    if (b.attachment != Attachment::Hinge && b.attachment != Attachment::Gimbal)
+      refuse("body '" + b.name + "' is not attached by hinges");
   }
   // A model of lone bodies (a free box beside the robots of an arena) has nothing to articulate.
   for (size_t i = 0; i < bodies_.size(); ++i) {

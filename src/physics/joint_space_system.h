@@ -34,28 +34,41 @@ struct ArticulatedHinge {
   JPH::Vec3 anchor_local2;  // anchor in the child's COM frame
   JPH::Vec3 axis_local1;    // hinge axis in the parent's COM frame (world frame for the world)
   JointAxisConstraint* axis_rows = nullptr;  // the joint's drive and limit, or none
+  // One of the two or three hinges of a multi-hinge body (gimbal.h), which come one after the
+  // other in slot order; -1: the body's only hinge. Its axis turns with the coordinates before
+  // it, so it is measured (MeasureGimbal) rather than carried by the parent (axis_local1).
+  int gimbal_slot = -1;
+  float gimbal_sign = 1.0f;          // -1: a third axis along -(a1 x a2)
+  JPH::Quat gimbal_rest;             // the child's frame in the parent's, every coordinate zero
+  JPH::Quat gimbal_basis;            // (a1, a2, a1 x a2) as columns, in the child's frame
+  bool gimbal_lock_third = false;    // two hinges: the third rotation stays zero
 };
 
 // The tree of rates (JointSpaceSystem::Reset) of a root with `root_rates` rates, a chain, and one
-// rate per hinge after them: a hinge hangs from its parent body's hinge, else from the root's last
-// rate, or from nothing (the world). hinge_of[body]: the hinge the body hangs from, -1 for a free root.
-inline std::vector<int> RateParents(int root_rates, const std::vector<ArticulatedHinge>& hinges,
-                                    const std::vector<int>& hinge_of) {
+// rate per hinge after them, hinges in body order (parents first): a body's first hinge hangs
+// from its parent body's last hinge, else from the root's last rate, or from nothing (the world);
+// a multi-hinge body's further hinges each hang from the one before.
+inline std::vector<int> RateParents(int root_rates, const std::vector<ArticulatedHinge>& hinges) {
   std::vector<int> parent(size_t(root_rates) + hinges.size(), -1);
   for (int r = 1; r < root_rates; ++r) parent[size_t(r)] = r - 1;
+  std::vector<int> last_hinge_of;  // per body: its last hinge so far, -1: none
   for (size_t k = 0; k < hinges.size(); ++k) {
-    const int body = hinges[k].parent;
+    const ArticulatedHinge& h = hinges[k];
+    const size_t bodies = size_t(std::max(h.body, h.parent) + 1);
+    if (last_hinge_of.size() < bodies) last_hinge_of.resize(bodies, -1);
     int& up = parent[size_t(root_rates) + k];
-    if (body < 0) up = -1;
-    else if (hinge_of[size_t(body)] >= 0) up = root_rates + hinge_of[size_t(body)];
+    if (last_hinge_of[size_t(h.body)] >= 0) up = root_rates + last_hinge_of[size_t(h.body)];
+    else if (h.parent < 0) up = -1;
+    else if (last_hinge_of[size_t(h.parent)] >= 0) up = root_rates + last_hinge_of[size_t(h.parent)];
     else up = root_rates - 1;
+    last_hinge_of[size_t(h.body)] = int(k);
   }
   return parent;
 }
 
 class JointSpaceSystem {
  public:
-  static constexpr int kMaxRates = 30;  // a free root's 6 + one per hinge
+  static constexpr int kMaxRates = 30;  // a free root's 6 + one per hinge (Humanoid: 23)
   static constexpr int kMaxRows = 2 * kMaxRates;
 
   struct Row {

@@ -42,7 +42,7 @@ PlanarArticulationConstraint::PlanarArticulationConstraint(std::vector<JPH::Body
     axis_sign_.push_back(axis.Dot(n_) >= 0.0f ? 1.0f : -1.0f);
   }
   motion_.resize(bodies_.size());
-  rate_parent_ = RateParents(root_rates_, hinges_, hinge_of_);
+  rate_parent_ = RateParents(root_rates_, hinges_);
 }
 
 void PlanarArticulationConstraint::BuildMotions() {

@@ -27,6 +27,7 @@ namespace joltgym {
 class World;
 struct ArticulatedHinge;
 class PlaneContactSolver;
+class TreeConstraint;
 
 class Robot : private BiasAccelerationSource {
  public:
@@ -168,6 +169,8 @@ class Robot : private BiasAccelerationSource {
   std::vector<int> soft_contact_body_;               // the body of each soft contact constraint
   // per body: the articulation that solves its tree's plane contacts and the body's index there
   std::vector<std::pair<PlaneContactSolver*, int>> contact_solver_of_;
+  // The articulations whose trees Jolt's contacts touch (AfterUpdate places them once more).
+  std::vector<TreeConstraint*> touched_trees_;
   std::vector<float> angle_;                         // unwrapped q - qpos0 per joint
   std::vector<GimbalCoordinates> gimbal_;            // per body, current (gimbal bodies only)
   std::vector<GimbalCoordinates> gimbal_next_;       // per body, predicted one update ahead

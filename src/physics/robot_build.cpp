@@ -121,17 +121,18 @@ void Robot::CreateJoints() {
       s.mPoint1 = s.mPoint2 = anchor;
       return s.Create(parent, child);
     };
+    auto articulated_hinge = [&] {  // for the tree's articulation, which solves the joint
+      ArticulatedHinge h;
+      h.body = joint.body;
+      h.parent = joint.parent;
+      h.anchor_local1 = JPH::Vec3(parent.GetInverseCenterOfMassTransform() * anchor);
+      h.anchor_local2 = JPH::Vec3(child.GetInverseCenterOfMassTransform() * anchor);
+      h.axis_local1 = parent.GetRotation().Conjugated() * axis;
+      return h;
+    };
     switch (cb.attachment) {
       case Attachment::Hinge: {
-        if (articulated) {  // the tree's articulation solves the rows' velocities
-          ArticulatedHinge h;
-          h.body = joint.body;
-          h.parent = joint.parent;
-          h.anchor_local1 = JPH::Vec3(parent.GetInverseCenterOfMassTransform() * anchor);
-          h.anchor_local2 = JPH::Vec3(child.GetInverseCenterOfMassTransform() * anchor);
-          h.axis_local1 = parent.GetRotation().Conjugated() * axis;
-          hinges.push_back(h);
-        }
+        if (articulated) hinges.push_back(articulated_hinge());  // it solves the rows' velocities
         if (cb.planar_link) {  // both bodies kept in the plane: the anchor alone is left to hold
           const JPH::Vec3 a = axis.Abs();
           const int normal_axis = a.GetX() >= a.GetY() && a.GetX() >= a.GetZ() ? 0 : a.GetY() >= a.GetZ() ? 1 : 2;
@@ -164,6 +165,16 @@ void Robot::CreateJoints() {
         constraint = point_constraint();
         break;
       case Attachment::Gimbal: {
+        if (articulated) {  // one rate per coordinate; the articulation solves the body, positions too
+          ArticulatedHinge h = articulated_hinge();
+          h.gimbal_slot = joint.gimbal_slot;
+          h.gimbal_sign = joint.gimbal_sign;
+          h.gimbal_rest = cb.rel_rot0;
+          h.gimbal_basis = cb.gimbal_basis;
+          h.gimbal_lock_third = cb.gimbal_lock_third;
+          hinges.push_back(h);
+          break;
+        }
         if (joint.gimbal_slot != 0) break;  // one constraint for all of the body's hinges
         GimbalParams g;
         g.anchor_local1 = JPH::Vec3(parent.GetInverseCenterOfMassTransform() * anchor);
@@ -201,7 +212,8 @@ void Robot::CreateJoints() {
       p.soft_limit = joint.soft_limit;
       p.after_joints = m.solver().joint_rows_last;
       // A planar root's rows act between it and the world, outside any tree's articulation.
-      const bool row_in_articulation = articulated && cb.attachment == Attachment::Hinge;
+      const bool row_in_articulation =
+          articulated && (cb.attachment == Attachment::Hinge || cb.attachment == Attachment::Gimbal);
       axis_rows_[j] = new JointAxisConstraint(parent, child, p);
       if (row_in_articulation) {
         AddTreeRow(axis_rows_[j]);
@@ -233,16 +245,22 @@ void Robot::AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::u
       if (h.parent >= 0) h.parent = local[size_t(h.parent)];
       tree_hinges.push_back(h);
     }
+    const bool touched = std::any_of(tree.begin(), tree.end(), [](const JPH::Body* b) {
+      return b->GetObjectLayer() != layers::kInert;
+    });
     PlaneContactSolver* solver = nullptr;
+    TreeConstraint* constraint = nullptr;
     if (planar_normal_ >= 0) {  // the model's hinges are planar links
       auto* articulation = new PlanarArticulationConstraint(std::move(tree), std::move(tree_hinges), planar_normal_, priority);
-      AddConstraint(articulation);
       solver = articulation;
+      constraint = articulation;
     } else {
       auto* articulation = new ArticulationConstraint(std::move(tree), std::move(tree_hinges), priority);
-      AddConstraint(articulation);
       solver = articulation;
+      constraint = articulation;
     }
+    AddConstraint(constraint);
+    if (touched) touched_trees_.push_back(constraint);
     contact_solver_of_.resize(m.bodies().size(), {nullptr, -1});
     for (size_t i = 0; i < local.size(); ++i)
       if (local[i] >= 0) contact_solver_of_[i] = {solver, local[i]};

@@ -2,6 +2,8 @@
 // and the coordinates its joint rows need; then the bookkeeping after the update.
 #include "physics/robot.h"
 
+#include "physics/tree_constraint.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -32,6 +34,11 @@ void Robot::AppendSoftContactForces(std::vector<ContactForce>& out) const {
 
 void Robot::AfterUpdate(float h) {
   last_update_dt_ = h;
+  // In each position iteration Jolt corrects its contacts after the constraints, so a contact
+  // that reaches into a tree (HumanoidStandup's hands start 10-16 mm inside its hips) leaves
+  // the anchors the articulation closed apart by its push (2-5 mm on the reset step). Placed once
+  // more, the tree's state is on its joints whatever touched it.
+  for (TreeConstraint* tree : touched_trees_) tree->SolvePositionConstraint(h, 1.0f);
   TrackAngles();
 }
 
