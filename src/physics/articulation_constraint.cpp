@@ -92,21 +92,57 @@ void ArticulationConstraint::BuildMotions() {
         }
       }
     }
-    for (int c = 0; c < m.count; ++c) m.inertia_ang[c] = bodies_[i].inertia.Multiply3x3(m.ang[c]);
+  }
+}
+
+void ArticulationConstraint::AddMassMatrix() {
+  const JPH::Vec3 root(bodies_[0].body->GetCenterOfMassPosition());
+  for (size_t i = 0; i < bodies_.size(); ++i) {  // each body alone, then added into its ancestors'
+    const float m = bodies_[i].mass;
+    const JPH::Vec3 d = JPH::Vec3(bodies_[i].body->GetCenterOfMassPosition()) - root;
+    const JPH::Vec3 axes[3] = {JPH::Vec3::sAxisX(), JPH::Vec3::sAxisY(), JPH::Vec3::sAxisZ()};
+    JPH::Mat44 inertia = bodies_[i].inertia;  // + m (|d|^2 1 - d d^T), column by column
+    for (int a = 0; a < 3; ++a)
+      inertia.SetColumn4(a, inertia.GetColumn4(a) + JPH::Vec4(m * (d.LengthSq() * axes[a] - d[a] * d), 0.0f));
+    composite_[i] = {m, m * d, inertia};
+  }
+  for (size_t i = bodies_.size() - 1; i > 0; --i) {
+    Composite& up = composite_[size_t(parent_of_[i])];
+    const Composite& c = composite_[i];
+    up.mass += c.mass;
+    up.moment += c.moment;
+    for (int a = 0; a < 3; ++a) up.inertia.SetColumn4(a, up.inertia.GetColumn4(a) + c.inertia.GetColumn4(a));
+  }
+  // A rate's twist is any of its bodies' (lin, ang) carried to the root's centre of mass.
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    const BodyMotion& m = motion_[i];
+    const JPH::Vec3 d = JPH::Vec3(bodies_[i].body->GetCenterOfMassPosition()) - root;
+    const int own = i == 0 ? root_rates_ + hinges_on_[0] : hinges_on_[i];
+    for (int c = m.count - own; c < m.count; ++c) {
+      rate_w_[m.rate[c]] = m.ang[c];
+      rate_v_[m.rate[c]] = m.lin[c] - m.ang[c].Cross(d);
+    }
+  }
+  // Each entry (r, s), s on r's path, is set once: at r's body, r one of its own rates.
+  for (size_t i = 0; i < bodies_.size(); ++i) {  // lower triangle: a body's rates ascend
+    const BodyMotion& m = motion_[i];
+    const Composite& c = composite_[i];
+    const int own = i == 0 ? root_rates_ + hinges_on_[0] : hinges_on_[i];
+    for (int p = m.count - own; p < m.count; ++p) {
+      const int r = m.rate[p];
+      // The momentum rate r gives body i's subtree: linear, and angular about the root's centre of mass.
+      const JPH::Vec3 linear = c.mass * rate_v_[r] + rate_w_[r].Cross(c.moment);
+      const JPH::Vec3 angular = c.moment.Cross(rate_v_[r]) + c.inertia.Multiply3x3(rate_w_[r]);
+      for (int q = 0; q <= p; ++q) {
+        const int s = m.rate[q];
+        system_.a(r, s) = double(rate_v_[s].Dot(linear) + rate_w_[s].Dot(angular));
+      }
+    }
   }
 }
 
 void ArticulationConstraint::Factorise() {
-  system_.ClearMatrix();
-  for (size_t i = 0; i < bodies_.size(); ++i) {  // T^T M T, lower triangle: a body's rates ascend
-    const BodyMotion& m = motion_[i];
-    const float mass = bodies_[i].mass;
-    for (int p = 0; p < m.count; ++p) {
-      const JPH::Vec3 mlin = mass * m.lin[p];
-      for (int q = 0; q <= p; ++q)
-        system_.a(m.rate[p], m.rate[q]) += double(mlin.Dot(m.lin[q]) + m.inertia_ang[p].Dot(m.ang[q]));
-    }
-  }
+  AddMassMatrix();  // sets every entry the factorisation reads (those of rates on one path)
   system_.Factorise();
   contacts_.Factorise(system_);
 }
