@@ -25,11 +25,13 @@ def main(argv=None) -> None:
     rows = list(csv.DictReader(open(args.eval_csv)))
     steps = np.array([int(r["global_step"]) for r in rows])
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=120)
-    series = (("win_rate_vs_random", "against random actions"), ("win_rate_vs_initial", "against the initial policy"),
-              ("win_rate_vs_initial_curriculum_ring", "against the initial policy, in the curriculum's rings"))
+    series = (("win_rate_vs_random", "against random actions"),
+              ("win_rate_vs_initial", "against the initial policy's mean action (standing)"),
+              ("win_rate_vs_initial_curriculum_ring", "against the standing initial policy, in the curriculum's rings"),
+              ("win_rate_vs_initial_sampled", "against the initial policy, sampled"))
     for key, label in series:
-        if key not in rows[0]:
-            continue  # runs without a ring curriculum
+        if key not in rows[0] or (key.endswith("curriculum_ring") and all(float(r["ring_radius_scale"]) == 1.0 for r in rows)):
+            continue  # older runs; runs without a ring curriculum
         rates = np.array([float(r[key]) for r in rows])
         ax.plot(steps, rates, marker="o", lw=1.5, label=label)
         print(f"{label}: {', '.join(f'{s}:{r:.2f}' for s, r in zip(steps, rates))}")

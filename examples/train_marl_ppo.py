@@ -18,10 +18,13 @@ Two set-ups, both on ``joltgym.marl.vector.MultiAgentVectorEnv`` (many worlds st
   rings of the moment reaches r (a curriculum paced by the agent). ``--opponent-deterministic``
   has the pooled opponents play their mean action, so the initial policy in the pool stands still
   as it does when evaluated (sampled, it flails like random actions); ``--shaping-floor w`` stops
-  the annealing at weight w. Every ``--eval-every`` steps
-  the deterministic policy plays ``--eval-bouts`` bouts against random actions and against the
-  initial policy, in full-size rings (and, during a curriculum, against the initial policy in
-  the rings of the moment too); the win rates go to ``<out>_eval.csv``.
+  the annealing at weight w. ``--random-opponent-fraction f`` puts ``agent_1`` of that fraction of
+  the worlds under uniform random actions (a scripted member of the opponent pool; its steps are
+  not trained on). Every ``--eval-every`` steps
+  the deterministic policy plays ``--eval-bouts`` bouts against random actions, against the
+  initial policy's mean action (it stands still) and against the initial policy sampled (as it
+  played the first bouts of self-play), in full-size rings (and, during a curriculum, against the
+  standing initial policy in the rings of the moment too); the win rates go to ``<out>_eval.csv``.
 
 The PPO recipe is train_ppo.py's (CleanRL's): 2x64 tanh MLPs, GAE 0.99/0.95, lr 3e-4 annealed,
 10 epochs of 32 minibatches, clip 0.2, observation and reward normalisation. NEXT_STEP autoreset rows
@@ -82,6 +85,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--opponent-deterministic", action="store_true",
                    help="self-play: pooled opponents play their mean action (the initial policy then stands still, "
                         "as it does in the evaluation against it)")
+    p.add_argument("--random-opponent-fraction", type=float, default=0.0,
+                   help="self-play: fraction of worlds whose agent_1 plays uniform random actions (not trained on)")
     p.add_argument("--shaping-floor", type=float, default=0.0,
                    help="self-play: the shaping weight is annealed from 1 down to this, not to 0")
     p.add_argument("--ring-curriculum", type=float, default=1.0, metavar="SCALE",
@@ -217,7 +222,8 @@ class Agents:
 
 def evaluate_win_rate(args, agents: Agents, initial: Agents, opponent: str, bouts: int, seed: int,
                       ring_radius_scale: float = 1.0) -> float:
-    """Win rate of the deterministic policy (agent_0) against "random" actions or the "initial" policy."""
+    """Win rate of the deterministic policy (agent_0) against "random" actions, the "initial" policy's
+    mean action or the "initial_sampled" policy."""
     kwargs = {**args.env_kwargs, "shaping_weight": 0.0}
     if ring_radius_scale != 1.0:
         kwargs["ring_radius_scale"] = ring_radius_scale
@@ -229,8 +235,9 @@ def evaluate_win_rate(args, agents: Agents, initial: Agents, opponent: str, bout
     while not done.all():
         with torch.no_grad():
             mine, _ = agents.act(torch.as_tensor(agents.normalise(obs, False)), deterministic=True)
-            if opponent == "initial":
-                theirs, _ = initial.act(torch.as_tensor(initial.normalise(obs, False)), deterministic=True)
+            if opponent in ("initial", "initial_sampled"):
+                theirs, _ = initial.act(torch.as_tensor(initial.normalise(obs, False)),
+                                        deterministic=opponent == "initial")
                 theirs = theirs[:, 1].numpy()
             else:
                 theirs = rng.uniform(low, high, (bouts, len(low)))
@@ -261,8 +268,12 @@ def main(argv=None) -> None:
     initial = copy.deepcopy(agents)
     pool, next_snapshot = [initial], args.snapshot_every
     pool_rng = np.random.default_rng(args.seed)
-    # Worlds [W - pooled, W) play against a frozen snapshot as agent_1.
+    # Worlds [W - pooled, W) play against a frozen snapshot as agent_1, worlds [0, randomised) against random actions.
     pooled = int(round(args.opponent_pool_fraction * args.num_envs))
+    randomised = int(round(args.random_opponent_fraction * args.num_envs)) if args.self_play else 0
+    if pooled + randomised > args.num_envs:
+        raise SystemExit("--opponent-pool-fraction and --random-opponent-fraction together exceed the worlds")
+    opponent_rng = np.random.default_rng(args.seed + 1)
     optimiser = torch.optim.Adam(agents.parameters, lr=args.learning_rate, eps=1e-5)
     T, W, A, D, act_dim = args.num_steps, args.num_envs, agents.n, agents.obs_dim, env.task.max_act_dim
     low = np.stack([env.action_spaces[a].low for a in env.possible_agents])
@@ -276,7 +287,7 @@ def main(argv=None) -> None:
     if args.self_play:
         evals = csv.writer(open(eval_path, "w", newline="", buffering=1))
         evals.writerow(["global_step", "ring_radius_scale", "win_rate_vs_random", "win_rate_vs_initial",
-                        "win_rate_vs_initial_curriculum_ring"])
+                        "win_rate_vs_initial_curriculum_ring", "win_rate_vs_initial_sampled"])
 
     obs, _ = env.reset(seed=args.seed)
     state = env.state()
@@ -303,9 +314,10 @@ def main(argv=None) -> None:
                 vs_initial = evaluate_win_rate(args, agents, initial, "initial", args.eval_bouts, seed)
                 vs_initial_now = (vs_initial if scale == 1.0 else
                                   evaluate_win_rate(args, agents, initial, "initial", args.eval_bouts, seed, scale))
-                evals.writerow([global_step, round(scale, 4), vs_random, vs_initial, vs_initial_now])
+                vs_sampled = evaluate_win_rate(args, agents, initial, "initial_sampled", args.eval_bouts, seed)
+                evals.writerow([global_step, round(scale, 4), vs_random, vs_initial, vs_initial_now, vs_sampled])
                 print(f"step {global_step}: win rate vs random {vs_random:.2f}, vs initial policy {vs_initial:.2f} "
-                      f"(in rings of scale {scale:.2f}: {vs_initial_now:.2f})", flush=True)
+                      f"(in rings of scale {scale:.2f}: {vs_initial_now:.2f}), vs it sampled {vs_sampled:.2f}", flush=True)
                 if args.widen_at is not None and vs_initial_now >= args.widen_at:
                     scale = min(1.0, round(scale + args.widen_step, 6))
                 next_eval += args.eval_every
@@ -332,6 +344,9 @@ def main(argv=None) -> None:
                     theirs, _ = opponent.act(torch.as_tensor(opponent.normalise(frozen, False)),
                                              deterministic=args.opponent_deterministic)
                     actions[W - pooled :, 1] = theirs[:, 1]
+                if randomised:
+                    actions[:randomised, 1] = torch.as_tensor(
+                        opponent_rng.uniform(low[1], high[1], (randomised, low.shape[1])), dtype=actions.dtype)
             b_obs[t], b_critic[t], b_act[t], b_logp[t], b_val[t] = norm_obs, critic_in, actions.numpy(), logp.numpy(), value.numpy()
             obs, rewards, terminated, truncated, infos = env.step(np.clip(actions.numpy(), low, high).astype(np.float32))
             state = env.state()
@@ -339,6 +354,7 @@ def main(argv=None) -> None:
             learner = acted.copy()
             if pooled:
                 learner[W - pooled :, 1] = False  # the frozen opponent's steps are not the learner's
+            learner[:randomised, 1] = False  # nor the random opponent's
             global_step += W
             # reward scaling (Gymnasium's NormalizeReward, per agent)
             ret_running = ret_running * args.gamma * ~(terminated | truncated) + rewards

@@ -26,7 +26,8 @@ def test_train_ppo_runs_and_saves_its_agent(tmp_path):
     assert {"agent", "obs_mean", "obs_var"} <= set(saved)
 
 
-@pytest.mark.parametrize("mode", ["team", "self-play with an opponent pool", "self-play with a paced ring curriculum"])
+@pytest.mark.parametrize("mode", ["team", "self-play with an opponent pool", "self-play with a paced ring curriculum",
+                                  "self-play against random opponents too"])
 def test_train_marl_ppo_runs(tmp_path, mode):
     out = tmp_path / "curve.csv"
     if mode == "team":
@@ -35,10 +36,14 @@ def test_train_marl_ppo_runs(tmp_path, mode):
         args = ["--env-id", "joltgym/SumoAnts-v0", "--self-play", "--total-timesteps", "6144", "--num-steps", "64",
                 "--opponent-pool-fraction", "0.5", "--snapshot-every", "1024", "--eval-every", "2048",
                 "--eval-bouts", "2", "--ring-curriculum", "0.6", "--curriculum-fraction", "0.5"]
-    else:
+    elif mode == "self-play with a paced ring curriculum":
         args = ["--env-id", "joltgym/SumoAnts-v0", "--self-play", "--total-timesteps", "4096", "--num-steps", "64",
                 "--eval-every", "1024", "--eval-bouts", "4", "--ring-curriculum", "0.5", "--widen-at", "0.25",
                 "--widen-step", "0.1"]
+    else:
+        args = ["--env-id", "joltgym/SumoAnts-v0", "--self-play", "--total-timesteps", "4096", "--num-steps", "64",
+                "--random-opponent-fraction", "0.5", "--opponent-pool-fraction", "0.25", "--snapshot-every", "1024",
+                "--eval-every", "2048", "--eval-bouts", "2", "--env-kwarg", "approach_weight=1.0"]
     run("train_marl_ppo.py", *args, "--out", str(out), "--save-model", str(tmp_path / "agents.pt"))
     saved = torch.load(tmp_path / "agents.pt", weights_only=False)
     assert saved["self_play"] == (mode != "team")
@@ -46,8 +51,11 @@ def test_train_marl_ppo_runs(tmp_path, mode):
         with open(str(out).replace(".csv", "_eval.csv")) as f:
             rows = list(csv.DictReader(f))
         assert len(rows) >= 2 and all(0.0 <= float(r["win_rate_vs_initial"]) <= 1.0 for r in rows)
+        assert all(0.0 <= float(r["win_rate_vs_initial_sampled"]) <= 1.0 for r in rows)
         scales = [float(r["ring_radius_scale"]) for r in rows]
-        if mode == "self-play with an opponent pool":
+        if mode == "self-play against random opponents too":
+            assert scales == [1.0] * len(rows)
+        elif mode == "self-play with an opponent pool":
             # The rings widen from 0.6 of their size to full size over the first half of training.
             assert scales[0] == 0.6 and scales == sorted(scales) and scales[-1] == 1.0
         else:
