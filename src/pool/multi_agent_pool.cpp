@@ -11,7 +11,6 @@ namespace joltgym {
 
 struct MultiAgentPool::Batch {
   MultiAgentPool* pool;
-  int num_threads;
   const std::uint64_t* seeds = nullptr;
   const float* actions = nullptr;  // null: a reset
   const MultiAgentPoolOutput* out = nullptr;
@@ -70,28 +69,23 @@ void MultiAgentPool::StepWorld(int w, const float* actions, const MultiAgentPool
   out.was_reset[w] = false;
 }
 
-void MultiAgentPool::RunBatch(void* data, int worker) {
+void MultiAgentPool::RunWorld(void* data, int w, int worker) {
   Batch& b = *static_cast<Batch*>(data);
   MultiAgentPool& pool = *b.pool;
-  const int n = pool.num_worlds();
-  const int begin = int(std::int64_t(n) * worker / b.num_threads);
-  const int end = int(std::int64_t(n) * (worker + 1) / b.num_threads);
-  for (int w = begin; w < end; ++w) {
-    if (b.actions) {
-      pool.StepWorld(w, b.actions, *b.out, *pool.contexts_[size_t(worker)]);
-    } else {
-      if (b.seeds) pool.seed_state_[size_t(w)] = b.seeds[w];
-      pool.ResetWorld(w, *b.out);
-    }
+  if (b.actions) {
+    pool.StepWorld(w, b.actions, *b.out, *pool.contexts_[size_t(worker)]);
+  } else {
+    if (b.seeds) pool.seed_state_[size_t(w)] = b.seeds[w];
+    pool.ResetWorld(w, *b.out);
   }
 }
 
 void MultiAgentPool::Reset(const std::uint64_t* seeds, const MultiAgentPoolOutput& out) {
   std::lock_guard<std::mutex> lock(mutex_);
-  Batch batch{this, threads_.num_threads()};
+  Batch batch{this};
   batch.seeds = seeds;
   batch.out = &out;
-  threads_.Run(&MultiAgentPool::RunBatch, &batch);
+  threads_.ForEach(num_worlds(), &MultiAgentPool::RunWorld, &batch);
 }
 
 void MultiAgentPool::Step(const float* actions, const MultiAgentPoolOutput& out) {
@@ -109,10 +103,10 @@ void MultiAgentPool::Step(const float* actions, const MultiAgentPoolOutput& out)
                                     " contains " + UnusableActionWhat(row[bad]) + " at index " + std::to_string(bad));
     }
   }
-  Batch batch{this, threads_.num_threads()};
+  Batch batch{this};
   batch.actions = actions;
   batch.out = &out;
-  threads_.Run(&MultiAgentPool::RunBatch, &batch);
+  threads_.ForEach(num_worlds(), &MultiAgentPool::RunWorld, &batch);
 }
 
 }  // namespace joltgym

@@ -59,7 +59,8 @@ class MultiAgentPool {
   struct Batch;
   void ResetWorld(int w, const MultiAgentPoolOutput& out);
   void StepWorld(int w, const float* actions, const MultiAgentPoolOutput& out, StepContext& ctx);
-  static void RunBatch(void* batch, int worker);
+  // One world's share of a Reset or Step batch, on the worker that took it (ThreadPool::ForEach).
+  static void RunWorld(void* batch, int w, int worker);
 
   std::mutex mutex_;
   std::shared_ptr<const MultiAgentTask> task_;

@@ -71,6 +71,23 @@ void ThreadPool::Run(Job job, void* context) {
   s.done.wait(lock, [&s] { return s.pending == 0; });
 }
 
+void ThreadPool::ForEach(int count, Item item, void* context) {
+  struct Items {
+    Item item;
+    void* context;
+    int count;
+    std::atomic<int> next{0};
+  } items{item, context, count};
+  Run(
+      [](void* data, int worker) {
+        Items& it = *static_cast<Items*>(data);
+        for (int i = it.next.fetch_add(1, std::memory_order_relaxed); i < it.count;
+             i = it.next.fetch_add(1, std::memory_order_relaxed))
+          it.item(it.context, i, worker);
+      },
+      &items);
+}
+
 void ThreadPool::WorkerLoop(int worker) {
   Sync& s = *sync_;
   std::uint64_t seen = 0;

@@ -28,10 +28,18 @@ class ThreadPool {
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
+  // One item of a batch: called with the item's index and the worker that runs it.
+  using Item = void (*)(void* context, int index, int worker);
+
   int num_threads() const { return num_threads_; }
   // Runs job(context, w) for every worker w and returns when all are done. Throws
   // std::runtime_error in a process forked after the pool's worker threads started.
   void Run(Job job, void* context);
+  // Runs item(context, i, w) once for every i in [0, count), each by the worker w that takes it:
+  // workers take the next index from a shared counter as they come free, so one woken late or
+  // slowed by another process on its core leaves its share to the others, where a fixed split
+  // would hold the batch until its half was done. Items must not depend on which worker runs them.
+  void ForEach(int count, Item item, void* context);
   // Whether this process was forked after the pool started its worker threads.
   bool LostWorkers() const;
 

@@ -36,7 +36,6 @@ void WorldPool::CheckActions(const float* actions) const {
 
 struct WorldPool::Batch {
   WorldPool* pool;
-  int num_threads;
   // Reset
   const std::uint64_t* seeds = nullptr;
   const bool* mask = nullptr;
@@ -136,45 +135,40 @@ void WorldPool::FinishEnv(int i, const float* action, const PoolStepOutput& out)
   }
 }
 
-void WorldPool::RunBatch(void* data, int worker) {
+void WorldPool::RunGroup(void* data, int g, int worker) {
   Batch& b = *static_cast<Batch*>(data);
   WorldPool& pool = *b.pool;
-  const int groups = int(pool.groups_.size());
-  const int begin = int(std::int64_t(groups) * worker / b.num_threads);
-  const int end = int(std::int64_t(groups) * (worker + 1) / b.num_threads);
+  if (b.actions) {
+    pool.StepGroup(g, b.actions, *b.out, *pool.contexts_[size_t(worker)]);
+    return;
+  }
   const int od = pool.obs_dim();
   const size_t columns = size_t(pool.info_size());
-  for (int g = begin; g < end; ++g) {
-    if (b.actions) {
-      pool.StepGroup(g, b.actions, *b.out, *pool.contexts_[size_t(worker)]);
-      continue;
-    }
-    const int first = pool.FirstEnvOf(g);
-    for (int i = first; i < first + pool.groups_[size_t(g)]->size(); ++i) {
-      if (b.mask && !b.mask[i]) continue;
-      if (b.seeds) pool.slots_[i].seed_state = b.seeds[i];
-      pool.ResetEnv(i, b.obs + size_t(i) * od, b.infos + size_t(i) * columns);
-    }
+  const int first = pool.FirstEnvOf(g);
+  for (int i = first; i < first + pool.groups_[size_t(g)]->size(); ++i) {
+    if (b.mask && !b.mask[i]) continue;
+    if (b.seeds) pool.slots_[i].seed_state = b.seeds[i];
+    pool.ResetEnv(i, b.obs + size_t(i) * od, b.infos + size_t(i) * columns);
   }
 }
 
 void WorldPool::Reset(const std::uint64_t* seeds, const bool* mask, float* obs, double* infos) {
   std::lock_guard<std::mutex> lock(mutex_);
-  Batch batch{this, threads_.num_threads()};
+  Batch batch{this};
   batch.seeds = seeds;
   batch.mask = mask;
   batch.obs = obs;
   batch.infos = infos;
-  threads_.Run(&WorldPool::RunBatch, &batch);
+  threads_.ForEach(int(groups_.size()), &WorldPool::RunGroup, &batch);
 }
 
 void WorldPool::Step(const float* actions, const PoolStepOutput& out) {
   std::lock_guard<std::mutex> lock(mutex_);
   CheckActions(actions);
-  Batch batch{this, threads_.num_threads()};
+  Batch batch{this};
   batch.actions = actions;
   batch.out = &out;
-  threads_.Run(&WorldPool::RunBatch, &batch);
+  threads_.ForEach(int(groups_.size()), &WorldPool::RunGroup, &batch);
 }
 
 }  // namespace joltgym

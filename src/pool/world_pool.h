@@ -95,7 +95,8 @@ class WorldPool {
   void StepGroup(int g, const float* actions, const PoolStepOutput& out, StepContext& ctx);
   // The part of a step that follows the group's physics: scores env i, handles its episode's end.
   void FinishEnv(int i, const float* action, const PoolStepOutput& out);
-  static void RunBatch(void* batch, int worker);
+  // One group's (world's) share of a Reset or Step batch, on the worker that took it (ThreadPool::ForEach).
+  static void RunGroup(void* batch, int g, int worker);
 
   std::mutex mutex_;
   std::shared_ptr<const Task> task_;
