@@ -32,6 +32,7 @@ normalisation wrapper).
 from __future__ import annotations
 
 import argparse
+import ast
 import csv
 import os
 import random
@@ -56,6 +57,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="make_vec mode (default: vector_entry_point for joltgym/ ids, sync otherwise)")
     p.add_argument("--env-threads", type=int, default=None,
                    help="worker threads of joltgym's native vector env (default: its own default)")
+    p.add_argument("--env-kwarg", action="append", default=[], metavar="KEY=VALUE",
+                   help="a keyword argument of the env, e.g. solver=fast (a Python literal, else a string; repeatable)")
     p.add_argument("--total-timesteps", type=int, default=1_000_000)
     p.add_argument("--num-envs", type=int, default=8)
     p.add_argument("--num-steps", type=int, default=256, help="steps per env per rollout")
@@ -93,10 +96,24 @@ def parse_args(argv=None) -> argparse.Namespace:
     return args
 
 
+def env_kwargs(items: list[str]) -> dict:
+    """--env-kwarg KEY=VALUE items: each value a Python literal where it parses as one, else a string."""
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"--env-kwarg {item!r}: expected KEY=VALUE")
+        try:
+            out[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            out[key] = value
+    return out
+
+
 def make_envs(args: argparse.Namespace) -> gym.vector.VectorEnv:
     if args.env_id.startswith("joltgym/"):
         import joltgym  # noqa: F401  (registers the joltgym ids)
-    kwargs = {}
+    kwargs = dict(env_kwargs(args.env_kwarg))
     if args.env_threads is not None:
         if args.vectorization_mode != "vector_entry_point":
             raise SystemExit("--env-threads only applies to joltgym's native vector env")
