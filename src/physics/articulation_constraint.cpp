@@ -97,10 +97,10 @@ void ArticulationConstraint::BuildMotions() {
 
 void ArticulationConstraint::AddMassMatrix() {
   const JPH::Vec3 root(bodies_[0].body->GetCenterOfMassPosition());
+  const JPH::Vec3 axes[3] = {JPH::Vec3::sAxisX(), JPH::Vec3::sAxisY(), JPH::Vec3::sAxisZ()};
   for (size_t i = 0; i < bodies_.size(); ++i) {  // each body alone, then added into its ancestors'
     const float m = bodies_[i].mass;
     const JPH::Vec3 d = JPH::Vec3(bodies_[i].body->GetCenterOfMassPosition()) - root;
-    const JPH::Vec3 axes[3] = {JPH::Vec3::sAxisX(), JPH::Vec3::sAxisY(), JPH::Vec3::sAxisZ()};
     JPH::Mat44 inertia = bodies_[i].inertia;  // + m (|d|^2 1 - d d^T), column by column
     for (int a = 0; a < 3; ++a)
       inertia.SetColumn4(a, inertia.GetColumn4(a) + JPH::Vec4(m * (d.LengthSq() * axes[a] - d[a] * d), 0.0f));
@@ -113,27 +113,21 @@ void ArticulationConstraint::AddMassMatrix() {
     up.moment += c.moment;
     for (int a = 0; a < 3; ++a) up.inertia.SetColumn4(a, up.inertia.GetColumn4(a) + c.inertia.GetColumn4(a));
   }
-  // A rate's twist is any of its bodies' (lin, ang) carried to the root's centre of mass.
+  // Parents first, so a body's path has its twists when it comes: its own rates (the last of
+  // its path) take theirs, then each entry (r, s), r its own and s on its path, is set, once.
   for (size_t i = 0; i < bodies_.size(); ++i) {
     const BodyMotion& m = motion_[i];
-    const JPH::Vec3 d = JPH::Vec3(bodies_[i].body->GetCenterOfMassPosition()) - root;
-    const int own = i == 0 ? root_rates_ + hinges_on_[0] : hinges_on_[i];
-    for (int c = m.count - own; c < m.count; ++c) {
-      rate_w_[m.rate[c]] = m.ang[c];
-      rate_v_[m.rate[c]] = m.lin[c] - m.ang[c].Cross(d);
-    }
-  }
-  // Each entry (r, s), s on r's path, is set once: at r's body, r one of its own rates.
-  for (size_t i = 0; i < bodies_.size(); ++i) {  // lower triangle: a body's rates ascend
-    const BodyMotion& m = motion_[i];
     const Composite& c = composite_[i];
+    const JPH::Vec3 d = JPH::Vec3(bodies_[i].body->GetCenterOfMassPosition()) - root;
     const int own = i == 0 ? root_rates_ + hinges_on_[0] : hinges_on_[i];
     for (int p = m.count - own; p < m.count; ++p) {
       const int r = m.rate[p];
+      rate_w_[r] = m.ang[p];  // the body's (lin, ang) carried to the root's centre of mass
+      rate_v_[r] = m.lin[p] - m.ang[p].Cross(d);
       // The momentum rate r gives body i's subtree: linear, and angular about the root's centre of mass.
       const JPH::Vec3 linear = c.mass * rate_v_[r] + rate_w_[r].Cross(c.moment);
       const JPH::Vec3 angular = c.moment.Cross(rate_v_[r]) + c.inertia.Multiply3x3(rate_w_[r]);
-      for (int q = 0; q <= p; ++q) {
+      for (int q = 0; q <= p; ++q) {  // lower triangle: a body's rates ascend
         const int s = m.rate[q];
         system_.a(r, s) = double(rate_v_[s].Dot(linear) + rate_w_[s].Dot(angular));
       }
