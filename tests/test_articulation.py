@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import joltgym
+from airborne_states import airborne_states
 from joltgym.model import resolve_model_path
 from joltgym.tasks import task_spec
 from joltgym.vector import JoltVectorEnv
@@ -24,19 +25,9 @@ ITERATED = dataclasses.replace(ANT.solver, articulated_joints=False)  # joint by
 FRAMES = 5  # env steps replayed from each state
 
 
-def airborne_states(model: mujoco.MjModel, count: int, seed: int):
-    """Random Ant states 3 m up (no contact within FRAMES steps): joints inside their ranges,
-    moving; each with a constant random action."""
-    rng = np.random.default_rng(seed)
-    for _ in range(count):
-        qpos = model.qpos0.copy()
-        qpos[2] = 3.0
-        quat = rng.normal(size=4)
-        qpos[3:7] = quat / np.linalg.norm(quat)
-        lo, hi = model.jnt_range[1:, 0], model.jnt_range[1:, 1]
-        qpos[7:] = rng.uniform(lo + 0.05, hi - 0.05)
-        qvel = np.concatenate([rng.normal(0, 1, 6), rng.normal(0, 5, model.nv - 6)])
-        yield qpos, qvel, rng.uniform(-1, 1, model.nu).astype(np.float32)
+def ant_airborne_states(model: mujoco.MjModel, count: int, seed: int):
+    """Random Ant states 3 m up (no contact within FRAMES steps)."""
+    return airborne_states(model, count, seed, height=3.0, joint_speed=5.0, action_bound=1.0)
 
 
 def mujoco_reference(model: mujoco.MjModel, qpos, qvel, action) -> np.ndarray:
@@ -59,7 +50,7 @@ def final_qvels(solver) -> tuple[np.ndarray, np.ndarray]:
     env = gym.make("joltgym/Ant-v0", solver=solver).unwrapped
     assert env.frame_skip == ANT_FRAME_SKIP
     ours, reference = [], []
-    for qpos, qvel, action in airborne_states(fine, 12, seed=5):
+    for qpos, qvel, action in ant_airborne_states(fine, 12, seed=5):
         env.reset(seed=0)
         env.set_state(qpos, qvel)
         for _ in range(FRAMES):

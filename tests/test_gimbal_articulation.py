@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import joltgym  # noqa: F401  (registers the ids)
+from airborne_states import airborne_states
 from joltgym.model import resolve_model_path
 from joltgym.tasks import task_spec
 
@@ -29,26 +30,11 @@ def test_humanoid_and_standup_solve_in_joint_space():
     assert ARTICULATED.articulated_joints and task_spec("HumanoidStandup").solver.articulated_joints
 
 
-def airborne_states(model: mujoco.MjModel, count: int, seed: int):
-    """Random Humanoid states 5 m up, joints inside their ranges and moving, each with a constant
-    random action."""
-    rng = np.random.default_rng(seed)
-    for _ in range(count):
-        qpos = model.qpos0.copy()
-        qpos[2] = 5.0
-        quat = rng.normal(size=4)
-        qpos[3:7] = quat / np.linalg.norm(quat)
-        lo, hi = model.jnt_range[1:, 0], model.jnt_range[1:, 1]
-        qpos[7:] = rng.uniform(lo + 0.05, hi - 0.05)
-        qvel = np.concatenate([rng.normal(0, 1, 6), rng.normal(0, 3, model.nv - 6)])
-        yield qpos, qvel, rng.uniform(-0.4, 0.4, model.nu).astype(np.float32)
-
-
 def final_qvels(solver) -> np.ndarray:
     model = mujoco.MjModel.from_xml_path(str(resolve_model_path(HUMANOID.xml_file)))
     env = gym.make("joltgym/Humanoid-v0", solver=solver, terminate_when_unhealthy=False).unwrapped
     out = []
-    for qpos, qvel, action in airborne_states(model, 8, seed=3):
+    for qpos, qvel, action in airborne_states(model, 8, seed=3, height=5.0, joint_speed=3.0, action_bound=0.4):
         env.reset(seed=0)
         env.set_state(qpos, qvel)
         for _ in range(FRAMES):
