@@ -14,7 +14,9 @@ import pettingzoo
 import pytest
 
 import joltgym  # noqa: F401  (registers the ids)
+from joltgym.marl.tasks import MULTI_AGENT_TASKS
 from joltgym.marl.vector import MultiAgentVectorEnv
+from joltgym.tasks import TASKS
 
 DUMPS = {"pickle": pickle.dumps, "cloudpickle": cloudpickle.dumps}
 
@@ -80,7 +82,23 @@ def test_vector_env_unpickled_in_another_process_runs_the_same_episodes():
     np.testing.assert_array_equal(theirs, vector_rollout(env, 8))
 
 
-@pytest.mark.parametrize("env_id", ["joltgym/SumoAnts-v0", "joltgym/MaHalfCheetah-v0"])
+@pytest.mark.parametrize("task", sorted(TASKS))
+def test_every_task_runs_the_same_episode_after_a_round_trip(task):
+    env = gym.make(f"joltgym/{task}-v0")
+    copy = pickle.loads(pickle.dumps(env))
+    runs = []
+    for e in (env, copy):
+        obs, _ = e.reset(seed=11)
+        rng = np.random.default_rng(2)
+        out = [obs]
+        for _ in range(30):
+            obs, reward, *_ = e.step(rng.uniform(e.action_space.low, e.action_space.high).astype(np.float32))
+            out += [obs, [reward]]
+        runs.append(np.concatenate([np.asarray(x, np.float64).ravel() for x in out]))
+    np.testing.assert_array_equal(runs[0], runs[1])
+
+
+@pytest.mark.parametrize("env_id", [spec.env_id for spec in MULTI_AGENT_TASKS.values()])
 def test_parallel_env_round_trip_runs_the_same_episode(env_id):
     env = pettingzoo.make("parallel", env_id, max_cycles=30)
     copy = cloudpickle.loads(cloudpickle.dumps(env))

@@ -9,7 +9,7 @@ from gymnasium.vector import AutoresetMode
 
 import joltgym
 from joltgym import _native
-from joltgym.tasks import task_spec
+from joltgym.tasks import TASKS, task_spec
 from joltgym.vector import JoltVectorEnv
 
 ENV_ID = "joltgym/HalfCheetah-v0"
@@ -69,6 +69,22 @@ def test_results_identical_for_any_thread_count(threads):
     one = run(JoltVectorEnv(5, num_threads=1, max_episode_steps=60), actions, seed=3)
     many = run(JoltVectorEnv(5, num_threads=threads, max_episode_steps=60), actions, seed=3)
     np.testing.assert_array_equal(one, many)
+
+
+@pytest.mark.parametrize("task", sorted(TASKS))
+def test_every_task_gives_the_same_episodes_for_any_thread_count_and_on_a_second_reset(task):
+    # Through autoresets (30-step episodes) and random actions over each task's whole action range.
+    space = JoltVectorEnv(1, task=task).single_action_space
+    actions = np.random.default_rng(1).uniform(space.low, space.high, (70, 4, space.shape[0])).astype(np.float32)
+    runs = []
+    for threads in (1, 2, 3):
+        venv = JoltVectorEnv(4, task=task, num_threads=threads, max_episode_steps=30)
+        runs.append(run(venv, actions, seed=7))
+        if threads == 1:
+            runs.append(run(venv, actions, seed=7))  # the same env reset again
+        venv.close()
+    for other in runs[1:]:
+        np.testing.assert_array_equal(runs[0], other)
 
 
 def test_pool_runs_the_single_env_task_logic():
