@@ -83,7 +83,7 @@ void ArticulationConstraint::BuildMotions() {
         rate_row_[size_t(first)] = axis;
         add(HingeRate(first), axis.Cross(p - anchor), axis);
       } else {  // each coordinate's axis as the ones before it leave it, its rate row their inverse
-        const GimbalCoordinates g = MeasureGimbal(parent * h.gimbal_rest, h.gimbal_basis, child.GetRotation());
+        const GimbalCoordinates g = MeasureGimbalAxes(parent * h.gimbal_rest, h.gimbal_basis, child.GetRotation());
         for (int k = first; k < first + hinges_on_[i]; ++k) {
           const ArticulatedHinge& c = hinges_[size_t(k)];
           const JPH::Vec3 axis = c.gimbal_sign * g.axes[c.gimbal_slot];
@@ -210,13 +210,9 @@ JPH::Quat ArticulationConstraint::PlacedRotation(int i, JPH::QuatArg parent) con
   const int k = hinge_of_[size_t(i)];
   const ArticulatedHinge& h = hinges_[size_t(k)];
   const JPH::Quat rotation = bodies_[size_t(i)].body->GetRotation();
-  if (h.gimbal_slot >= 0) {  // the coordinates, read off the rotation and composed again
-    const JPH::Quat frame = parent * h.gimbal_rest * h.gimbal_basis;
-    const JPH::Vec3 q = MeasureGimbal(parent * h.gimbal_rest, h.gimbal_basis, rotation).angles;
-    const JPH::Quat turn = JPH::Quat::sRotation(JPH::Vec3::sAxisX(), q.GetX()) *
-                           JPH::Quat::sRotation(JPH::Vec3::sAxisY(), q.GetY()) *
-                           JPH::Quat::sRotation(JPH::Vec3::sAxisZ(), h.gimbal_lock_third ? 0.0f : q.GetZ());
-    return (frame * turn * h.gimbal_basis.Conjugated()).Normalized();
+  if (h.gimbal_slot >= 0) {
+    // Three hinges about one anchor reach every rotation: the body stays as it is. Two drop the third.
+    return h.gimbal_lock_third ? TwoHingeRotation(parent * h.gimbal_rest, h.gimbal_basis, rotation) : rotation.Normalized();
   }
   // The child's rotation relative to its rest in the parent's frame, reduced to its twist about the axis.
   const JPH::Quat turn = parent.Conjugated() * rotation * rest_[size_t(k)].Conjugated();

@@ -30,4 +30,11 @@ struct GimbalCoordinates {
 // whose columns are (a1, a2, a1 x a2).
 GimbalCoordinates MeasureGimbal(JPH::QuatArg parent_rest, JPH::QuatArg basis, JPH::QuatArg child);
 
+// The same without the angles (left zero), for callers that need only the axes and rate rows.
+GimbalCoordinates MeasureGimbalAxes(JPH::QuatArg parent_rest, JPH::QuatArg basis, JPH::QuatArg child);
+
+// A body on two hinges: the rotation R(a1, q1) R(a2, q2) nearest the child's, its third
+// rotation (about a1 x a2) dropped, in world space.
+JPH::Quat TwoHingeRotation(JPH::QuatArg parent_rest, JPH::QuatArg basis, JPH::QuatArg child);
+
 }  // namespace joltgym
