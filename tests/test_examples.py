@@ -64,3 +64,32 @@ def test_train_marl_ppo_runs(tmp_path, mode):
             assert scales[0] == 0.5
             for before, after, rate in zip(scales, scales[1:], rates):
                 assert after == pytest.approx(before + 0.1 if rate >= 0.25 else before)
+
+
+def test_sumo_bouts_tabulates_every_bout_of_a_saved_policy(tmp_path):
+    model = tmp_path / "agents.pt"
+    run("train_marl_ppo.py", "--env-id", "joltgym/SumoAnts-v0", "--self-play", "--total-timesteps", "2048",
+        "--num-steps", "64", "--eval-every", "100000", "--eval-bouts", "2", "--env-kwarg", "ring_radius_range=(1.5, 2.0)",
+        "--out", str(tmp_path / "curve.csv"), "--save-model", str(model))
+    for opponent in ("standing", "random", "self"):
+        out = subprocess.run([sys.executable, str(EXAMPLES / "sumo_bouts.py"), str(model), "--opponent", opponent,
+                              "--bouts", "6"], check=True, timeout=600, capture_output=True, text=True).stdout
+        header, table = out.splitlines()[0], out.splitlines()[3:]
+        rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in table]  # bouts, result, how, touched
+        assert sum(int(r[0]) for r in rows) == 6, out
+        wins = sum(int(r[0]) for r in rows if r[1] == "win")
+        assert f"win rate {wins / 6:.2f}" in header, out
+        # The task's rules: a win needs a touch and a lost opponent; a draw is the time limit.
+        for bouts, result, how, touched in rows:
+            assert result in {"win", "loss", "draw", "no winner"}, out
+            assert result != "win" or (touched == "yes" and "opponent" in how), out
+            assert (result == "draw") == (how == "time limit"), out
+
+
+def test_sumo_bouts_refuses_a_team_policy(tmp_path):
+    model = tmp_path / "team.pt"
+    run("train_marl_ppo.py", "--env-id", "joltgym/MaHalfCheetah-v0", "--total-timesteps", "2048", "--num-steps", "256",
+        "--out", str(tmp_path / "curve.csv"), "--save-model", str(model))
+    done = subprocess.run([sys.executable, str(EXAMPLES / "sumo_bouts.py"), str(model)], timeout=600,
+                          capture_output=True, text=True)
+    assert done.returncode != 0 and "is not a self-play policy" in done.stderr
