@@ -20,7 +20,7 @@ Two set-ups, both on ``joltgym.marl.vector.MultiAgentVectorEnv`` (many worlds st
   as it does when evaluated (sampled, it flails like random actions); ``--shaping-floor w`` stops
   the annealing at weight w. ``--random-opponent-fraction f`` puts ``agent_1`` of that fraction of
   the worlds under uniform random actions (a scripted member of the opponent pool; its steps are
-  not trained on). Every ``--eval-every`` steps
+  not trained on). ``--init-log-std`` sets the actors' initial exploration noise. Every ``--eval-every`` steps
   the deterministic policy plays ``--eval-bouts`` bouts against random actions, against the
   initial policy's mean action (it stands still) and against the initial policy sampled (as it
   played the first bouts of self-play), in full-size rings (and, during a curriculum, against the
@@ -87,6 +87,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "as it does in the evaluation against it)")
     p.add_argument("--random-opponent-fraction", type=float, default=0.0,
                    help="self-play: fraction of worlds whose agent_1 plays uniform random actions (not trained on)")
+    p.add_argument("--init-log-std", type=float, default=0.0,
+                   help="the actors' initial log standard deviation (0: std 1, on an Ant's +-1 controls near "
+                        "bang-bang flailing that turns it over)")
     p.add_argument("--shaping-floor", type=float, default=0.0,
                    help="self-play: the shaping weight is annealed from 1 down to this, not to 0")
     p.add_argument("--ring-curriculum", type=float, default=1.0, metavar="SCALE",
@@ -136,10 +139,10 @@ def mlp(i: int, o: int, out_std: float) -> nn.Sequential:
 
 
 class Actor(nn.Module):
-    def __init__(self, obs_dim: int, act_dim: int):
+    def __init__(self, obs_dim: int, act_dim: int, init_log_std: float = 0.0):
         super().__init__()
         self.mean = mlp(obs_dim, act_dim, 0.01)
-        self.log_std = nn.Parameter(torch.zeros(act_dim))
+        self.log_std = nn.Parameter(torch.full((act_dim,), init_log_std))
 
     def dist(self, obs: torch.Tensor) -> Normal:
         mean = self.mean(obs)
@@ -167,11 +170,11 @@ class RunningNorm:
 class Agents:
     """The policies: per-agent actors and a state critic (team), or one shared actor-critic (self-play)."""
 
-    def __init__(self, env: MultiAgentVectorEnv, self_play: bool):
+    def __init__(self, env: MultiAgentVectorEnv, self_play: bool, init_log_std: float = 0.0):
         self.self_play = self_play
         self.n, act = env.task.num_agents, env.task.max_act_dim
         self.obs_dim = env.task.max_obs_dim
-        self.actors = nn.ModuleList([Actor(self.obs_dim, act) for _ in range(1 if self_play else self.n)])
+        self.actors = nn.ModuleList([Actor(self.obs_dim, act, init_log_std) for _ in range(1 if self_play else self.n)])
         critic_in = self.obs_dim if self_play else env.task.state_dim
         self.critic = mlp(critic_in, 1, 1.0)
         self.obs_norm = [RunningNorm(self.obs_dim) for _ in range(len(self.actors))]
@@ -264,7 +267,7 @@ def main(argv=None) -> None:
     kwargs = {} if args.agent_conf is None else {"agent_conf": args.agent_conf}
     kwargs.update(args.env_kwargs)
     env = MultiAgentVectorEnv(args.env_id, args.num_envs, num_threads=args.env_threads, **kwargs)
-    agents = Agents(env, args.self_play)
+    agents = Agents(env, args.self_play, args.init_log_std)
     initial = copy.deepcopy(agents)
     pool, next_snapshot = [initial], args.snapshot_every
     pool_rng = np.random.default_rng(args.seed)

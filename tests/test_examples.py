@@ -43,7 +43,8 @@ def test_train_marl_ppo_runs(tmp_path, mode):
     else:
         args = ["--env-id", "joltgym/SumoAnts-v0", "--self-play", "--total-timesteps", "4096", "--num-steps", "64",
                 "--random-opponent-fraction", "0.5", "--opponent-pool-fraction", "0.25", "--snapshot-every", "1024",
-                "--eval-every", "2048", "--eval-bouts", "2", "--env-kwarg", "approach_weight=1.0"]
+                "--eval-every", "2048", "--eval-bouts", "2", "--env-kwarg", "approach_weight=1.0",
+                "--init-log-std", "-1.0"]
     run("train_marl_ppo.py", *args, "--out", str(out), "--save-model", str(tmp_path / "agents.pt"))
     saved = torch.load(tmp_path / "agents.pt", weights_only=False)
     assert saved["self_play"] == (mode != "team")
@@ -55,6 +56,8 @@ def test_train_marl_ppo_runs(tmp_path, mode):
         scales = [float(r["ring_radius_scale"]) for r in rows]
         if mode == "self-play against random opponents too":
             assert scales == [1.0] * len(rows)
+            # Started at -1 and moved by a few small updates, not from 0.
+            assert saved["actors"]["0.log_std"].max() < -0.8
         elif mode == "self-play with an opponent pool":
             # The rings widen from 0.6 of their size to full size over the first half of training.
             assert scales[0] == 0.6 and scales == sorted(scales) and scales[-1] == 1.0
