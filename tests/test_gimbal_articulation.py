@@ -94,7 +94,8 @@ def test_every_body_stays_where_its_coordinates_put_it():
 def test_joints_stay_closed_where_jolts_contacts_push_the_tree():
     # HumanoidStandup starts with its hands 10-16 mm inside its hips; Jolt's contacts push them out
     # after the articulation has placed the tree, so the tree is placed once more after each
-    # update (without it the anchors stood 2-5 mm apart after each reset step).
+    # update in which a body moved after the placement (without it the anchors stood 2-5 mm apart
+    # after each reset step).
     env = gym.make("joltgym/HumanoidStandup-v0").unwrapped
     rng = np.random.default_rng(7)
     worst = 0.0

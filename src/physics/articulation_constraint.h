@@ -92,6 +92,8 @@ class ArticulationConstraint final : public TreeConstraint, public PlaneContactS
   void BuildMotions();
   // T^T M T into the system, factorised.
   void Factorise();
+  // The factor again after a limit's release: T^T M T is unchanged, only the rows are fewer.
+  void Refactorise();
   // T^T M T from the subtrees' composite inertias: entry (r, s) is the motion of rate r met by
   // the momentum that rate s gives the deeper one's subtree. Summed body by body over each
   // body's rates it cost n_b^2 / 2 pairs of 3-D products per body (Humanoid: 728 pairs, 24% of

@@ -43,8 +43,10 @@ class JointSpaceContacts {
     int body = -1;
     JPH::Vec3 r2;                          // from the body's centre of mass
     int first_row = 0, num_rows = 0;
-    double p[D][kMaxRates];                // P over the rates
-    double y[D][kMaxRates];                // L^-T P^T (H = L^T L): nonzero only on the body's path to the root
+    int path[kMaxRates];                   // the rates the point moves with, ascending: its body's path
+    int path_length = 0;
+    double p[D][kMaxRates];                // P over the rates: nonzero only on the path
+    double y[D][kMaxRates];                // L^-T P^T (H = L^T L): nonzero only on the path too
     double g[D][D];                        // P H^-1 P^T = y^T y
   };
 
@@ -57,10 +59,14 @@ class JointSpaceContacts {
   }
   bool empty() const { return sources_.empty(); }
 
-  // The active contacts of this update of length dt, over n rates. axis_of(axis, a) writes a row's
-  // D components along the owner's directions; fill_p(point) writes the point's nonzero P entries.
+  // The active contacts of this update of length dt, over the rates of `system`. axis_of(axis, a)
+  // writes a row's D components along the owner's directions; fill_p(point) writes the point's
+  // nonzero P entries and returns the last rate its body moves with (the rest are its ancestors).
+  // Every per-point loop then runs over the path only: a Humanoid's limb moves with 8-13 of its
+  // 29 rates.
   template <typename AxisOf, typename FillP>
-  void Build(float dt, int n, AxisOf&& axis_of, FillP&& fill_p) {
+  void Build(float dt, const JointSpaceSystem& system, AxisOf&& axis_of, FillP&& fill_p) {
+    const int n = system.num_rates();
     num_points_ = 0;
     int num_rows = 0;
     for (const auto& [body, contacts] : sources_) {
@@ -71,7 +77,9 @@ class JointSpaceContacts {
         point.first_row = num_rows;
         point.num_rows = rows;
         for (int d = 0; d < D; ++d) std::fill(point.p[d], point.p[d] + n, 0.0);
-        fill_p(point);
+        point.path_length = 0;
+        for (int r = fill_p(point); r >= 0; r = system.parent(r)) point.path[point.path_length++] = r;
+        std::reverse(point.path, point.path + point.path_length);
         for (int i = 0; i < rows; ++i) {
           Row& row = rows_[size_t(num_rows++)];
           row.total = views[i].total;
@@ -88,11 +96,14 @@ class JointSpaceContacts {
     const int n = system.num_rates();
     for (int k = 0; k < num_points_; ++k) {
       Point& point = points_[size_t(k)];
-      for (int d = 0; d < D; ++d) system.SolveUpper(point.p[d], point.y[d]);
+      for (int d = 0; d < D; ++d) {
+        std::copy(point.p[d], point.p[d] + n, point.y[d]);
+        system.SolveUpperOnPath(point.path, point.path_length, point.y[d]);
+      }
       for (int d = 0; d < D; ++d)
         for (int e = 0; e <= d; ++e) {
           double s = 0.0;
-          for (int r = 0; r < n; ++r) s += point.y[d][r] * point.y[e][r];
+          for (int i = 0; i < point.path_length; ++i) s += point.y[d][point.path[i]] * point.y[e][point.path[i]];
           point.g[d][e] = point.g[e][d] = s;
         }
       for (int i = point.first_row; i < point.first_row + point.num_rows; ++i) {
@@ -133,7 +144,7 @@ class JointSpaceContacts {
       double v[D], impulse[D] = {};
       for (int d = 0; d < D; ++d) {
         double s = 0.0;
-        for (int r = 0; r < n; ++r) s += point.p[d][r] * system.x(r);
+        for (int i = 0; i < point.path_length; ++i) s += point.p[d][point.path[i]] * system.x(point.path[i]);
         v[d] = s;
       }
       bool any = false;
@@ -154,7 +165,9 @@ class JointSpaceContacts {
       }
       if (!any) continue;
       double dx[kMaxRates];  // H^-1 P^T impulse = L^-1 (y impulse)
-      for (int r = 0; r < n; ++r) {
+      std::fill(dx, dx + n, 0.0);
+      for (int i = 0; i < point.path_length; ++i) {
+        const int r = point.path[i];
         double s = 0.0;
         for (int d = 0; d < D; ++d) s += point.y[d][r] * impulse[d];
         dx[r] = s;

@@ -83,11 +83,21 @@ class JointSpaceSystem {
   // parent[r]: rate r's parent in the tree of rates (< r; -1 for the first). A body's rates are
   // a path from the first rate: its root's rates as a chain, then its ancestors' hinges and its own.
   void Reset(int num_rates, const int* parent) {
-    n_ = num_rates;
     num_rows_ = 0;
+    if (num_rates == n_ && std::equal(parent, parent + num_rates, parent_)) return;  // the same tree
+    n_ = num_rates;
     std::copy(parent, parent + num_rates, parent_);
+    for (int k = 0; k < n_; ++k) {  // parents come first, so a parent's list is ready
+      const int up = parent_[k];
+      depth_[k] = up >= 0 ? depth_[up] + 1 : 0;
+      if (up >= 0) {
+        std::copy(ancestors_[up], ancestors_[up] + depth_[up], ancestors_[k]);
+        ancestors_[k][depth_[up]] = up;
+      }
+    }
   }
   int num_rates() const { return n_; }
+  int parent(int rate) const { return parent_[rate]; }
 
   // Each hinge's drive and active limit rows for this update, on rate first_rate + k of hinge k
   // with sign sign_of(k).
@@ -137,15 +147,31 @@ class JointSpaceSystem {
   }
   double& a(int r, int c) { return a_[r][c]; }
 
-  // The rows' 1/S, then the factor L (H = L^T L) in place, from the last rate up.
+  // The factor L of H = T^T M T + the rows' 1/S (H = L^T L), from the last rate up. T^T M T stays
+  // as the owner set it, so a released limit refactorises without it being rebuilt. Row k of L is
+  // kept on k's ancestors only, in their order (l_[k][t] is L(k, ancestors_[k][t])): the ancestors
+  // of k's t-th ancestor are its first t, so each update of an ancestor's row is one contiguous
+  // run, where walking parent links made every load wait on the one before (with the other
+  // changes of benchmarks/solver_measurements.md, HumanoidStandup 0.92x the time per step).
   void Factorise() {
-    for (int k = 0; k < num_rows_; ++k) a_[rows_[k].rate][rows_[k].rate] += 1.0 / rows_[k].softness;
+    for (int k = 0; k < n_; ++k) {
+      diag_[k] = a_[k][k];
+      for (int t = 0; t < depth_[k]; ++t) l_[k][t] = a_[k][ancestors_[k][t]];
+    }
+    for (int k = 0; k < num_rows_; ++k) diag_[rows_[k].rate] += 1.0 / rows_[k].softness;
     for (int k = n_ - 1; k >= 0; --k) {
-      a_[k][k] = std::sqrt(std::max(a_[k][k], 1.0e-30));
-      inv_diag_[k] = 1.0 / a_[k][k];
-      for (int i = parent_[k]; i >= 0; i = parent_[i]) a_[k][i] *= inv_diag_[k];
-      for (int i = parent_[k]; i >= 0; i = parent_[i])
-        for (int j = i; j >= 0; j = parent_[j]) a_[i][j] -= a_[k][i] * a_[k][j];
+      inv_diag_[k] = 1.0 / std::sqrt(std::max(diag_[k], 1.0e-30));
+      double* __restrict lk = l_[k];
+      const int depth = depth_[k];
+      const double inv = inv_diag_[k];
+      for (int t = 0; t < depth; ++t) lk[t] *= inv;
+      for (int t = depth - 1; t >= 0; --t) {
+        const int i = ancestors_[k][t];
+        const double lkt = lk[t];
+        diag_[i] -= lkt * lkt;
+        double* __restrict li = l_[i];  // another row than lk's: i is an ancestor of k
+        for (int u = 0; u < t; ++u) li[u] -= lkt * lk[u];
+      }
     }
   }
 
@@ -155,7 +181,7 @@ class JointSpaceSystem {
 
   // Solves for the rates (then x(r)); false if a limit would pull: those are released (their
   // rows dropped, `take_back(hinge, impulse)` undoes what they applied) and the owner must
-  // rebuild the matrix, Factorise and solve again.
+  // Factorise again (its T^T M T is kept) and solve again.
   template <typename TakeBack>
   bool Solve(TakeBack&& take_back) {
     for (int k = 0; k < num_rows_; ++k) {
@@ -184,15 +210,20 @@ class JointSpaceSystem {
   double& mutable_x(int r) { return x_[r]; }
 
   // The two halves of a solve with the factorised matrix H = L^T L, for the owner's own rows
-  // (contacts in joint space): out = L^-T b, then v = L^-1 v in place; together H^-1 b.
-  void SolveUpper(const double* b, double* out) const {
-    std::copy(b, b + n_, out);
-    SolveUpperInPlace(out);
+  // (contacts in joint space): v = L^-T v, then v = L^-1 v, in place; together H^-1 v. The first
+  // takes a v that is nonzero only on `path` (a rate and its ancestors, ascending), as is its result.
+  void SolveUpperOnPath(const int* path, int length, double* v) const {
+    for (int p = length - 1; p >= 0; --p) {
+      const int k = path[p];
+      if (v[k] == 0.0) continue;
+      v[k] *= inv_diag_[k];
+      for (int t = depth_[k] - 1; t >= 0; --t) v[ancestors_[k][t]] -= l_[k][t] * v[k];
+    }
   }
   void SolveLower(double* v) const {
     for (int k = 0; k < n_; ++k) {
       double s = v[k];
-      for (int i = parent_[k]; i >= 0; i = parent_[i]) s -= a_[k][i] * v[i];
+      for (int t = depth_[k] - 1; t >= 0; --t) s -= l_[k][t] * v[ancestors_[k][t]];
       v[k] = s * inv_diag_[k];
     }
   }
@@ -217,16 +248,20 @@ class JointSpaceSystem {
     for (int k = n_ - 1; k >= 0; --k) {
       if (v[k] == 0.0) continue;
       v[k] *= inv_diag_[k];
-      for (int i = parent_[k]; i >= 0; i = parent_[i]) v[i] -= a_[k][i] * v[k];
+      for (int t = depth_[k] - 1; t >= 0; --t) v[ancestors_[k][t]] -= l_[k][t] * v[k];
     }
   }
 
   int n_ = 0;
   int parent_[kMaxRates];
   int num_rows_ = 0;
+  int depth_[kMaxRates];                 // each rate's number of ancestors
+  int ancestors_[kMaxRates][kMaxRates];  // and the ancestors, ascending
   Row rows_[kMaxRows];
-  double a_[kMaxRates][kMaxRates];
-  double inv_diag_[kMaxRates];  // 1 / L's diagonal
+  double a_[kMaxRates][kMaxRates];       // T^T M T, lower triangle
+  double l_[kMaxRates][kMaxRates];       // its factor with the rows, on each rate's ancestors
+  double diag_[kMaxRates];               // H's diagonal, during the factorisation
+  double inv_diag_[kMaxRates];           // 1 / L's diagonal
   double x_[kMaxRates];
 };
 

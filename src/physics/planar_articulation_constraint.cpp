@@ -83,7 +83,7 @@ void PlanarArticulationConstraint::BuildMotions() {
 void PlanarArticulationConstraint::BuildContacts(float dt) {
   using Point = JointSpaceContacts<2>::Point;
   contacts_.Build(
-      dt, system_.num_rates(),
+      dt, system_,
       [this](JPH::Vec3Arg axis, double* a) {  // the rest moves nothing in the plane
         a[0] = axis.Dot(u_);
         a[1] = axis.Dot(w_);
@@ -95,6 +95,7 @@ void PlanarArticulationConstraint::BuildContacts(float dt) {
           point.p[0][m.rate[c]] = m.tu[c] - m.turn[c] * rw;
           point.p[1][m.rate[c]] = m.tw[c] + m.turn[c] * ru;
         }
+        return m.count > 0 ? m.rate[m.count - 1] : -1;
       });
 }
 
@@ -108,6 +109,10 @@ void PlanarArticulationConstraint::Factorise() {
       for (int q = 0; q <= p; ++q) system_.a(m.rate[p], m.rate[q]) += mu * m.tu[q] + mw * m.tw[q] + mt * m.turn[q];
     }
   }
+  Refactorise();
+}
+
+void PlanarArticulationConstraint::Refactorise() {
   system_.Factorise();
   contacts_.Factorise(system_);
 }
@@ -207,11 +212,12 @@ bool PlanarArticulationConstraint::SolvePositionConstraint(float, float baumgart
     bodies_[i].body->AddPositionStep(step);
     moved = true;
   }
+  RememberPlacement();
   return moved;
 }
 
 bool PlanarArticulationConstraint::SolveVelocityConstraint(float) {
-  JointSpaceSystem::SolveReleasingLimits(int(hinges_.size()), [this] { return SolveOnce(); }, [this] { Factorise(); });
+  JointSpaceSystem::SolveReleasingLimits(int(hinges_.size()), [this] { return SolveOnce(); }, [this] { Refactorise(); });
   return true;
 }
 

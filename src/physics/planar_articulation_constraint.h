@@ -86,6 +86,8 @@ class PlanarArticulationConstraint final : public TreeConstraint, public PlaneCo
   void BuildMotions();
   // T^T M T into the system, factorised.
   void Factorise();
+  // The factor again after a limit's release: T^T M T is unchanged, only the rows are fewer.
+  void Refactorise();
   // One exact solve on the current velocities; false if a limit had to be dropped first.
   bool SolveOnce();
   // Impulse on a hinge's rate: its two bodies' turning (M^-1 J^T lambda).

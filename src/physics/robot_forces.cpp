@@ -38,7 +38,7 @@ void Robot::AfterUpdate(float h) {
   // that reaches into a tree (HumanoidStandup's hands start 10-16 mm inside its hips) leaves
   // the anchors the articulation closed apart by its push (2-5 mm on the reset step). Placed once
   // more, the tree's state is on its joints whatever touched it.
-  for (TreeConstraint* tree : touched_trees_) tree->SolvePositionConstraint(h, 1.0f);
+  for (TreeConstraint* tree : touched_trees_) tree->PlaceAgainIfMoved(h);
   TrackAngles();
 }
 

@@ -4,6 +4,8 @@
 #include "pool/seed_stream.h"
 
 #include <algorithm>
+#include <chrono>
+#include <numeric>
 #include <stdexcept>
 
 namespace joltgym {
@@ -75,6 +77,9 @@ WorldPool::WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_e
   if (!task_) throw std::invalid_argument("WorldPool needs a task");
   for (int first = 0; first < num_envs; first += robots_per_world_)
     groups_.push_back(std::make_unique<EnvGroup>(model, task_, std::min(robots_per_world_, num_envs - first)));
+  step_order_.resize(groups_.size());
+  std::iota(step_order_.begin(), step_order_.end(), 0);
+  step_seconds_.assign(groups_.size(), 0.0);
   slots_.resize(size_t(num_envs));
   for (int i = 0; i < num_envs; ++i) slots_[i].seed_state = entropy + std::uint64_t(i);
   const size_t temp_bytes = TempBytesFor(groups_.front()->world());
@@ -139,7 +144,14 @@ void WorldPool::RunGroup(void* data, int g, int worker) {
   Batch& b = *static_cast<Batch*>(data);
   WorldPool& pool = *b.pool;
   if (b.actions) {
-    pool.StepGroup(g, b.actions, *b.out, *pool.contexts_[size_t(worker)]);
+    if (pool.threads_.num_threads() == 1) {
+      pool.StepGroup(g, b.actions, *b.out, *pool.contexts_[size_t(worker)]);
+      return;
+    }
+    const int group = pool.step_order_[size_t(g)];
+    const auto start = std::chrono::steady_clock::now();
+    pool.StepGroup(group, b.actions, *b.out, *pool.contexts_[size_t(worker)]);
+    pool.step_seconds_[size_t(group)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return;
   }
   const int od = pool.obs_dim();
@@ -169,6 +181,15 @@ void WorldPool::Step(const float* actions, const PoolStepOutput& out) {
   batch.actions = actions;
   batch.out = &out;
   threads_.ForEach(int(groups_.size()), &WorldPool::RunGroup, &batch);
+  if (threads_.num_threads() == 1) return;
+  // Costliest first for the next step; costs change little from one step to the next, so the
+  // insertion sort has little to move.
+  for (size_t k = 1; k < step_order_.size(); ++k) {
+    const int g = step_order_[k];
+    size_t j = k;
+    for (; j > 0 && step_seconds_[size_t(step_order_[j - 1])] < step_seconds_[size_t(g)]; --j) step_order_[j] = step_order_[j - 1];
+    step_order_[j] = g;
+  }
 }
 
 }  // namespace joltgym
