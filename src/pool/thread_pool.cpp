@@ -3,6 +3,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 
 namespace joltgym {
@@ -13,6 +14,25 @@ namespace {
 std::atomic<unsigned> g_forks{0};
 
 void CountFork() { g_forks.fetch_add(1, std::memory_order_relaxed); }
+
+// A thread about to wait for the other side of a batch first watches for it this long, since a
+// step loop hands the next batch over within microseconds and a wake through a condition
+// variable is slow on a VM. Measured against sleeping at once, the builds side by side in 13
+// alternating runs on 2 threads: env-steps per second +5% HumanoidStandup at 16 envs, +9%
+// HalfCheetah at 16, +13% Reacher at 256, +2% HalfCheetah at 256, where the spin cost 2% more CPU
+// time per env step. Between batches further apart than this, a worker sleeps as before.
+constexpr std::chrono::microseconds kSpin{100};
+
+// Whether ready() became true within kSpin.
+template <typename Ready>
+bool SpinUntil(Ready&& ready) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  for (;;) {
+    for (int i = 0; i < 64; ++i)
+      if (ready()) return true;
+    if (std::chrono::steady_clock::now() >= until) return ready();
+  }
+}
 
 unsigned WatchForks() {
   static const bool registered = pthread_atfork(nullptr, nullptr, CountFork) == 0;
@@ -67,6 +87,7 @@ void ThreadPool::Run(Job job, void* context) {
   }
   s.start.notify_all();
   job(context, 0);
+  if (SpinUntil([&s] { return s.pending.load(std::memory_order_acquire) == 0; })) return;
   std::unique_lock<std::mutex> lock(s.mutex);
   s.done.wait(lock, [&s] { return s.pending == 0; });
 }
@@ -94,6 +115,7 @@ void ThreadPool::WorkerLoop(int worker) {
   for (;;) {
     Job job;
     void* context;
+    SpinUntil([&] { return s.generation.load(std::memory_order_acquire) != seen; });
     {
       std::unique_lock<std::mutex> lock(s.mutex);
       s.start.wait(lock, [&] { return s.stopping || s.generation != seen; });

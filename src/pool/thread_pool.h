@@ -9,6 +9,7 @@
 // joined (a condition variable with waiters at the fork blocks its destruction forever).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -50,8 +51,9 @@ class ThreadPool {
     std::condition_variable done;
     Job job = nullptr;
     void* context = nullptr;
-    std::uint64_t generation = 0;
-    int pending = 0;
+    // Written under the mutex; atomic so that a spinning thread may read them without it.
+    std::atomic<std::uint64_t> generation{0};
+    std::atomic<int> pending{0};
     bool stopping = false;
   };
 
