@@ -42,7 +42,7 @@ ArticulationConstraint::ArticulationConstraint(std::vector<JPH::Body*> bodies, s
     rest_.push_back(parent.Conjugated() * bodies_[size_t(h.body)].body->GetRotation());
   }
   motion_.resize(bodies_.size());
-  rate_parent_ = RateParents(root_rates_, hinges_);
+  system_.SetTree(RateParents(root_rates_, hinges_));
 }
 
 void ArticulationConstraint::BuildMotions() {
@@ -146,7 +146,7 @@ void ArticulationConstraint::Refactorise() {
 }
 
 void ArticulationConstraint::SetupVelocityConstraint(float dt) {
-  system_.Reset(root_rates_ + int(hinges_.size()), rate_parent_.data());
+  system_.Reset();
   BuildMotions();
   // The rows' rate is (w_child - w_parent) . axis: the hinge's own rate, sign +1.
   system_.AddHingeRows(hinges_, dt, root_rates_, [](int) { return 1.0; });

@@ -119,7 +119,6 @@ class ArticulationConstraint final : public TreeConstraint, public PlaneContactS
   // of the point there), for AddMassMatrix.
   JPH::Vec3 rate_w_[kMaxRates], rate_v_[kMaxRates];
   Composite composite_[kMaxBodies];
-  std::vector<int> rate_parent_;    // per rate: its parent in the tree of rates (JointSpaceSystem::Reset)
   JPH::Vec3 v_[kMaxBodies], w_[kMaxBodies];  // scratch: the bodies' velocities
   std::vector<JPH::Quat> rest_;                // per hinge: the child's rotation in its parent's frame, less the turn
   JPH::Vec3 placed_[kMaxBodies];               // scratch: where the hinges place each body's centre of mass

@@ -43,7 +43,7 @@ class JointSpaceContacts {
     int body = -1;
     JPH::Vec3 r2;                          // from the body's centre of mass
     int first_row = 0, num_rows = 0;
-    int path[kMaxRates];                   // the rates the point moves with, ascending: its body's path
+    const int* path = nullptr;             // the rates it moves with (JointSpaceSystem::path)
     int path_length = 0;
     double p[D][kMaxRates];                // P over the rates: nonzero only on the path
     double y[D][kMaxRates];                // L^-T P^T (H = L^T L): nonzero only on the path too
@@ -77,9 +77,9 @@ class JointSpaceContacts {
         point.first_row = num_rows;
         point.num_rows = rows;
         for (int d = 0; d < D; ++d) std::fill(point.p[d], point.p[d] + n, 0.0);
-        point.path_length = 0;
-        for (int r = fill_p(point); r >= 0; r = system.parent(r)) point.path[point.path_length++] = r;
-        std::reverse(point.path, point.path + point.path_length);
+        const int rate = fill_p(point);
+        point.path = rate >= 0 ? system.path(rate) : nullptr;
+        point.path_length = rate >= 0 ? system.path_length(rate) : 0;
         for (int i = 0; i < rows; ++i) {
           Row& row = rows_[size_t(num_rows++)];
           row.total = views[i].total;

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 namespace joltgym {
@@ -44,7 +45,7 @@ struct ArticulatedHinge {
   bool gimbal_lock_third = false;    // two hinges: the third rotation stays zero
 };
 
-// The tree of rates (JointSpaceSystem::Reset) of a root with `root_rates` rates, a chain, and one
+// The tree of rates (JointSpaceSystem::SetTree) of a root with `root_rates` rates, a chain, and one
 // rate per hinge after them, hinges in body order (parents first): a body's first hinge hangs
 // from its parent body's last hinge, else from the root's last rate, or from nothing (the world);
 // a multi-hinge body's further hinges each hang from the one before.
@@ -80,24 +81,24 @@ class JointSpaceSystem {
     int hinge = -1;         // the owner's hinge, for taking a released limit's impulse back
   };
 
-  // parent[r]: rate r's parent in the tree of rates (< r; -1 for the first). A body's rates are
-  // a path from the first rate: its root's rates as a chain, then its ancestors' hinges and its own.
-  void Reset(int num_rates, const int* parent) {
-    num_rows_ = 0;
-    if (num_rates == n_ && std::equal(parent, parent + num_rates, parent_)) return;  // the same tree
-    n_ = num_rates;
-    std::copy(parent, parent + num_rates, parent_);
-    for (int k = 0; k < n_; ++k) {  // parents come first, so a parent's list is ready
-      const int up = parent_[k];
+  // The tree of rates, once: parent[r] is rate r's parent (< r; -1 for the first). A body's rates
+  // are a path from the first rate: its root's rates as a chain, then its ancestors' hinges and its own.
+  void SetTree(const std::vector<int>& parent) {
+    if (parent.size() > size_t(kMaxRates)) throw std::invalid_argument("JointSpaceSystem: more than kMaxRates rates");
+    n_ = int(parent.size());
+    for (int k = 0; k < n_; ++k) {  // parents come first, so a parent's path is ready
+      const int up = parent[size_t(k)];
       depth_[k] = up >= 0 ? depth_[up] + 1 : 0;
-      if (up >= 0) {
-        std::copy(ancestors_[up], ancestors_[up] + depth_[up], ancestors_[k]);
-        ancestors_[k][depth_[up]] = up;
-      }
+      if (up >= 0) std::copy(path_[up], path_[up] + depth_[up] + 1, path_[k]);
+      path_[k][depth_[k]] = k;
     }
   }
+  // Before each update's rows.
+  void Reset() { num_rows_ = 0; }
   int num_rates() const { return n_; }
-  int parent(int rate) const { return parent_[rate]; }
+  // Rate r's ancestors in ascending order, then r: path_length(r) entries.
+  const int* path(int rate) const { return path_[rate]; }
+  int path_length(int rate) const { return depth_[rate] + 1; }
 
   // Each hinge's drive and active limit rows for this update, on rate first_rate + k of hinge k
   // with sign sign_of(k).
@@ -149,14 +150,14 @@ class JointSpaceSystem {
 
   // The factor L of H = T^T M T + the rows' 1/S (H = L^T L), from the last rate up. T^T M T stays
   // as the owner set it, so a released limit refactorises without it being rebuilt. Row k of L is
-  // kept on k's ancestors only, in their order (l_[k][t] is L(k, ancestors_[k][t])): the ancestors
+  // kept on k's ancestors only, in their order (l_[k][t] is L(k, path_[k][t])): the ancestors
   // of k's t-th ancestor are its first t, so each update of an ancestor's row is one contiguous
   // run, where walking parent links made every load wait on the one before (with the other
   // changes of benchmarks/solver_measurements.md, HumanoidStandup 0.92x the time per step).
   void Factorise() {
     for (int k = 0; k < n_; ++k) {
       diag_[k] = a_[k][k];
-      for (int t = 0; t < depth_[k]; ++t) l_[k][t] = a_[k][ancestors_[k][t]];
+      for (int t = 0; t < depth_[k]; ++t) l_[k][t] = a_[k][path_[k][t]];
     }
     for (int k = 0; k < num_rows_; ++k) diag_[rows_[k].rate] += 1.0 / rows_[k].softness;
     for (int k = n_ - 1; k >= 0; --k) {
@@ -166,7 +167,7 @@ class JointSpaceSystem {
       const double inv = inv_diag_[k];
       for (int t = 0; t < depth; ++t) lk[t] *= inv;
       for (int t = depth - 1; t >= 0; --t) {
-        const int i = ancestors_[k][t];
+        const int i = path_[k][t];
         const double lkt = lk[t];
         diag_[i] -= lkt * lkt;
         double* __restrict li = l_[i];  // another row than lk's: i is an ancestor of k
@@ -211,19 +212,14 @@ class JointSpaceSystem {
 
   // The two halves of a solve with the factorised matrix H = L^T L, for the owner's own rows
   // (contacts in joint space): v = L^-T v, then v = L^-1 v, in place; together H^-1 v. The first
-  // takes a v that is nonzero only on `path` (a rate and its ancestors, ascending), as is its result.
+  // takes a v that is nonzero only on `path` (a path(rate), `length` entries), as is its result.
   void SolveUpperOnPath(const int* path, int length, double* v) const {
-    for (int p = length - 1; p >= 0; --p) {
-      const int k = path[p];
-      if (v[k] == 0.0) continue;
-      v[k] *= inv_diag_[k];
-      for (int t = depth_[k] - 1; t >= 0; --t) v[ancestors_[k][t]] -= l_[k][t] * v[k];
-    }
+    for (int p = length - 1; p >= 0; --p) EliminateUpper(path[p], v);
   }
   void SolveLower(double* v) const {
     for (int k = 0; k < n_; ++k) {
       double s = v[k];
-      for (int t = depth_[k] - 1; t >= 0; --t) s -= l_[k][t] * v[ancestors_[k][t]];
+      for (int t = depth_[k] - 1; t >= 0; --t) s -= l_[k][t] * v[path_[k][t]];
       v[k] = s * inv_diag_[k];
     }
   }
@@ -238,25 +234,22 @@ class JointSpaceSystem {
   }
 
  private:
-  // v = H^-1 v: L^T y = v from the leaves up (a zero entry, as outside a contact's path, adds
-  // nothing to its ancestors), then L x = y from the first rate down.
+  // v = H^-1 v: L^T y = v from the leaves up, then L x = y from the first rate down.
   void SolveInPlace(double* v) const {
-    SolveUpperInPlace(v);
+    for (int k = n_ - 1; k >= 0; --k) EliminateUpper(k, v);
     SolveLower(v);
   }
-  void SolveUpperInPlace(double* v) const {
-    for (int k = n_ - 1; k >= 0; --k) {
-      if (v[k] == 0.0) continue;
-      v[k] *= inv_diag_[k];
-      for (int t = depth_[k] - 1; t >= 0; --t) v[ancestors_[k][t]] -= l_[k][t] * v[k];
-    }
+  // Rate k's step of L^T y = v (a zero entry, as outside a contact's path, adds nothing to its ancestors).
+  void EliminateUpper(int k, double* v) const {
+    if (v[k] == 0.0) return;
+    v[k] *= inv_diag_[k];
+    for (int t = depth_[k] - 1; t >= 0; --t) v[path_[k][t]] -= l_[k][t] * v[k];
   }
 
   int n_ = 0;
-  int parent_[kMaxRates];
   int num_rows_ = 0;
   int depth_[kMaxRates];                 // each rate's number of ancestors
-  int ancestors_[kMaxRates][kMaxRates];  // and the ancestors, ascending
+  int path_[kMaxRates][kMaxRates];       // and the ancestors, ascending, then the rate
   Row rows_[kMaxRows];
   double a_[kMaxRates][kMaxRates];       // T^T M T, lower triangle
   double l_[kMaxRates][kMaxRates];       // its factor with the rows, on each rate's ancestors

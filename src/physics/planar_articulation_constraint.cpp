@@ -42,7 +42,7 @@ PlanarArticulationConstraint::PlanarArticulationConstraint(std::vector<JPH::Body
     axis_sign_.push_back(axis.Dot(n_) >= 0.0f ? 1.0f : -1.0f);
   }
   motion_.resize(bodies_.size());
-  rate_parent_ = RateParents(root_rates_, hinges_);
+  system_.SetTree(RateParents(root_rates_, hinges_));
 }
 
 void PlanarArticulationConstraint::BuildMotions() {
@@ -118,7 +118,7 @@ void PlanarArticulationConstraint::Refactorise() {
 }
 
 void PlanarArticulationConstraint::SetupVelocityConstraint(float dt) {
-  system_.Reset(root_rates_ + int(hinges_.size()), rate_parent_.data());
+  system_.Reset();
   system_.AddHingeRows(hinges_, dt, root_rates_, [this](int k) { return double(axis_sign_[size_t(k)]); });
   BuildMotions();
   BuildContacts(dt);

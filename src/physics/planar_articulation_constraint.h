@@ -101,7 +101,6 @@ class PlanarArticulationConstraint final : public TreeConstraint, public PlaneCo
   std::vector<int> hinge_of_;       // per body: the hinge it hangs from, -1 for a free root
   int root_rates_ = 0;              // 3: the root is free in the plane; 0: hinged to the world
   std::vector<BodyMotion> motion_;  // T, per body
-  std::vector<int> rate_parent_;    // per rate: its parent in the tree of rates (JointSpaceSystem::Reset)
   double v_[kMaxBodies][3];         // scratch: the bodies' velocities
   JPH::Vec3 placed_[kMaxBodies];    // scratch: the bodies' centres of mass as the anchors place them
   JointSpaceSystem system_;

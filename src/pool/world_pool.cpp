@@ -144,10 +144,6 @@ void WorldPool::RunGroup(void* data, int g, int worker) {
   Batch& b = *static_cast<Batch*>(data);
   WorldPool& pool = *b.pool;
   if (b.actions) {
-    if (pool.threads_.num_threads() == 1) {
-      pool.StepGroup(g, b.actions, *b.out, *pool.contexts_[size_t(worker)]);
-      return;
-    }
     const int group = pool.step_order_[size_t(g)];
     const auto start = std::chrono::steady_clock::now();
     pool.StepGroup(group, b.actions, *b.out, *pool.contexts_[size_t(worker)]);
@@ -181,15 +177,9 @@ void WorldPool::Step(const float* actions, const PoolStepOutput& out) {
   batch.actions = actions;
   batch.out = &out;
   threads_.ForEach(int(groups_.size()), &WorldPool::RunGroup, &batch);
-  if (threads_.num_threads() == 1) return;
-  // Costliest first for the next step; costs change little from one step to the next, so the
-  // insertion sort has little to move.
-  for (size_t k = 1; k < step_order_.size(); ++k) {
-    const int g = step_order_[k];
-    size_t j = k;
-    for (; j > 0 && step_seconds_[size_t(step_order_[j - 1])] < step_seconds_[size_t(g)]; --j) step_order_[j] = step_order_[j - 1];
-    step_order_[j] = g;
-  }
+  if (threads_.num_threads() > 1)  // costliest first for the next step
+    std::sort(step_order_.begin(), step_order_.end(),
+              [this](int a, int b) { return step_seconds_[size_t(a)] > step_seconds_[size_t(b)]; });
 }
 
 }  // namespace joltgym
