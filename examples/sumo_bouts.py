@@ -37,8 +37,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     return args
 
 
-def load_policy(path: str, env: MultiAgentVectorEnv) -> Agents:
-    saved = torch.load(path, weights_only=False)
+def load_policy(saved: dict, env: MultiAgentVectorEnv) -> Agents:
+    """The self-play policy and its observation normalisation from a file train_marl_ppo.py saved."""
     agents = Agents(env, self_play=True)
     agents.actors.load_state_dict(saved["actors"])
     for norm, (mean, var, count) in zip(agents.obs_norm, saved["obs_norm"]):
@@ -54,7 +54,7 @@ def play(args: argparse.Namespace) -> list[tuple[str, str, bool, int]]:
     kwargs = {**saved["env_kwargs"], "shaping_weight": 0.0}
     kwargs.update({k: ast.literal_eval(v) for k, v in (kv.split("=", 1) for kv in args.env_kwarg)})
     env = MultiAgentVectorEnv(saved["env_id"], args.bouts, **kwargs)
-    agents = load_policy(args.model, env)
+    agents = load_policy(saved, env)
     obs, _ = env.reset(seed=args.seed)
     rng = np.random.default_rng(args.seed)
     low, high = env.action_spaces["agent_1"].low, env.action_spaces["agent_1"].high
