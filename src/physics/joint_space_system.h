@@ -152,8 +152,8 @@ class JointSpaceSystem {
   // as the owner set it, so a released limit refactorises without it being rebuilt. Row k of L is
   // kept on k's ancestors only, in their order (l_[k][t] is L(k, path_[k][t])): the ancestors
   // of k's t-th ancestor are its first t, so each update of an ancestor's row is one contiguous
-  // run, where walking parent links made every load wait on the one before (with the other
-  // changes of benchmarks/solver_measurements.md, HumanoidStandup 0.92x the time per step).
+  // run instead of a walk up parent links (with the other changes of
+  // benchmarks/solver_measurements.md, HumanoidStandup 0.92x the time per step).
   void Factorise() {
     for (int k = 0; k < n_; ++k) {
       diag_[k] = a_[k][k];
