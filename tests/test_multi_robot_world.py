@@ -119,11 +119,14 @@ def test_bad_world_arguments():
 def test_only_bodies_that_may_touch_something_through_jolt_enter_the_broad_phase():
     # Soft floor contacts are our own rows and these robots never self-collide (v5's contype 1,
     # conaffinity 0): Jolt's pair search would only find pairs for the group filter to reject.
-    for task in ("HalfCheetah", "Walker2d", "Ant", "Reacher"):
+    # Hopper-v5's and Humanoid-v5's links do collide with each other, as our own soft rows too.
+    for task in ("HalfCheetah", "Walker2d", "Ant", "Reacher", "Hopper", "Humanoid"):
         assert not any(_native.World(native_model(task).native).robots[0].colliding_bodies), task
-    # Hopper-v5's and Humanoid-v5's links collide with each other (not parent with child).
+    # With Jolt's hard contacts they are Jolt's: every body of a self-colliding robot enters.
     for task in ("Hopper", "Humanoid"):
-        assert all(_native.World(native_model(task).native).robots[0].colliding_bodies), task
+        hard = dataclasses.replace(task_spec(task).solver, soft_contacts=False)
+        model = joltgym.load_model(task_spec(task).xml_file, solver=hard)
+        assert all(_native.World(model.native).robots[0].colliding_bodies), task
     # Two Ants that may touch: every body looks for the other ant's.
     assert all(all(r.colliding_bodies) for r in drop_ant_on_ant("always", steps=1).robots)
     assert not any(any(r.colliding_bodies) for r in drop_ant_on_ant("none", steps=1).robots)

@@ -5,6 +5,8 @@ autoreset modes included, and a packed env renders as if alone."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
@@ -44,9 +46,9 @@ SHARING = [t for t in sorted(TASKS) if can_share_world(t)]
 
 
 def test_the_tasks_whose_robots_touch_nothing_through_jolt_share_worlds():
-    # Soft floor rows and no self-collision: every task but those whose links collide with
-    # each other (Hopper-v5 and the Humanoids: contype 1, conaffinity 1).
-    assert set(SHARING) == set(TASKS) - {"Hopper", "Humanoid", "HumanoidStandup"}
+    # Soft floor rows, and self-collisions (Hopper-v5 and the Humanoids: contype 1, conaffinity 1)
+    # as joltgym's own soft contacts within each tree (test_self_contacts.py): every task.
+    assert set(SHARING) == set(TASKS)
 
 
 @pytest.mark.parametrize("task", SHARING)
@@ -65,14 +67,18 @@ def test_the_pool_packs_by_itself_where_it_can_and_keeps_every_thread_busy():
     assert JoltVectorEnv(256, task="HalfCheetah", num_threads=2).robots_per_world == 8
     assert JoltVectorEnv(6, task="HalfCheetah", num_threads=2).robots_per_world == 3  # two worlds, two threads
     assert JoltVectorEnv(1, task="Ant").robots_per_world == 1
-    assert JoltVectorEnv(64, task="Hopper", num_threads=1).robots_per_world == 1
+    assert JoltVectorEnv(64, task="Hopper", num_threads=1).robots_per_world == 8
+    hard = dataclasses.replace(task_spec("Hopper").solver, soft_contacts=False)
+    assert JoltVectorEnv(64, task="Hopper", num_threads=1, solver=hard).robots_per_world == 1
     # Asking for more robots than envs packs them all.
     assert JoltVectorEnv(5, task="Walker2d", robots_per_world=16).robots_per_world == 5
 
 
 def test_robots_that_touch_through_jolt_cannot_be_packed_and_bad_values_are_named():
+    # Jolt's hard contacts, floor and self-collisions alike
+    hard = dataclasses.replace(task_spec("Hopper").solver, soft_contacts=False)
     with pytest.raises(ValueError, match="hopper.*touch bodies through Jolt"):
-        JoltVectorEnv(4, task="Hopper", robots_per_world=2)
+        JoltVectorEnv(4, task="Hopper", robots_per_world=2, solver=hard)
     for bad in (0, -1, 2.5, True, "8"):
         with pytest.raises(ValueError, match="robots_per_world"):
             JoltVectorEnv(4, task="HalfCheetah", robots_per_world=bad)

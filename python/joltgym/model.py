@@ -49,8 +49,9 @@ class SolverSettings:
     # Joint limits as MuJoCo's soft constraints (jnt_solref/jnt_solimp/margin); False: hard limits
     # that stop a joint exactly at its range.
     soft_limits: bool = True
-    # Contacts with planes as MuJoCo's soft constraints (geom_solref/geom_solimp/margin, mixed per
-    # pair as MuJoCo mixes them); False: Jolt's hard contacts.
+    # Contacts with planes, and an articulated tree's sphere/capsule contacts with itself, as MuJoCo's
+    # soft constraints (geom_solref/geom_solimp/margin, mixed per pair as MuJoCo mixes them); False:
+    # Jolt's hard contacts.
     soft_contacts: bool = True
     # A planar model (every hinge about one world axis, every slide across it) with every link
     # restricted to its plane and each hinge a point constraint; False: full 3-D links and Jolt hinges.

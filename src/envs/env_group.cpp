@@ -11,7 +11,7 @@ World MakeWorld(const ModelPtr& model, int num_envs) {
   if (num_envs < 1) throw std::invalid_argument("an env group needs at least one env, got " + std::to_string(num_envs));
   if (num_envs > 1 && !CanShareWorld(model))
     throw std::invalid_argument("robots of model '" + (model ? model->desc().name : std::string("null")) +
-                                "' touch bodies through Jolt (self-collisions or hard floor contacts): "
+                                "' touch bodies through Jolt (hard floor contacts or self-collisions not of sphere and capsule geoms in one articulated tree): "
                                 "they cannot share a world as independent envs");
   return World(std::vector<RobotPlacement>(size_t(num_envs), RobotPlacement{model}),
                CollisionRule(num_envs, RobotContact::kNone));

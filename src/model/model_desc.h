@@ -140,7 +140,9 @@ struct SolverDesc {
   float baumgarte = 0.2f;
   bool soft_limits = true;     // joint limits as MuJoCo's soft constraints; false: hard, stopping exactly at the range
   bool planar_links = true;    // a planar model's links restricted to its plane, hinges as point constraints
-  bool soft_contacts = true;   // contacts with planes as MuJoCo's soft constraints; false: Jolt's hard contacts
+  // Contacts with planes, and a tree's sphere/capsule contacts with itself, as MuJoCo's soft
+  // constraints; false: Jolt's hard contacts.
+  bool soft_contacts = true;
   // Armature, damping and limit rows solved after the joints (closer to MuJoCo's motion); false:
   // before them (joint anchors held tighter). See joint_axis_constraint.cpp.
   bool joint_rows_last = true;

@@ -155,11 +155,11 @@ void ArticulationConstraint::SetupVelocityConstraint(float dt) {
       [](JPH::Vec3Arg axis, double* a) {
         for (int d = 0; d < 3; ++d) a[d] = axis[d];
       },
-      [this](JointSpaceContacts<3>::Point& point) {  // the point's velocity: lin + ang x r2
-        const BodyMotion& m = motion_[size_t(point.body)];
+      [this](int body, JPH::Vec3Arg r, double sign, JointSpaceContacts<3>::Point& point) {  // lin + ang x r
+        const BodyMotion& m = motion_[size_t(body)];
         for (int c = 0; c < m.count; ++c) {
-          const JPH::Vec3 v = m.lin[c] + m.ang[c].Cross(point.r2);
-          for (int d = 0; d < 3; ++d) point.p[d][m.rate[c]] = v[d];
+          const JPH::Vec3 v = m.lin[c] + m.ang[c].Cross(r);
+          for (int d = 0; d < 3; ++d) point.p[d][m.rate[c]] += sign * double(v[d]);
         }
         return m.count > 0 ? m.rate[m.count - 1] : -1;
       });
@@ -247,12 +247,12 @@ void ArticulationConstraint::ApplyRateImpulse(int hinge, float impulse) {
 
 void ArticulationConstraint::WarmStartVelocityConstraint(float ratio) {
   system_.WarmStart(ratio, [this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); });
-  contacts_.WarmStart(ratio, [this](const JointSpaceContacts<3>::Point& point, const double* impulse) {
-    const BodyInfo& b = bodies_[size_t(point.body)];
+  contacts_.WarmStart(ratio, [this](int body, JPH::Vec3Arg r, const double* impulse) {
+    const BodyInfo& b = bodies_[size_t(body)];
     const JPH::Vec3 i{float(impulse[0]), float(impulse[1]), float(impulse[2])};
     JPH::MotionProperties* mp = b.body->GetMotionProperties();
     mp->AddLinearVelocityStep(i / b.mass);
-    mp->AddAngularVelocityStep(b.inv_inertia.Multiply3x3(point.r2.Cross(i)));
+    mp->AddAngularVelocityStep(b.inv_inertia.Multiply3x3(r.Cross(i)));
   });
 }
 

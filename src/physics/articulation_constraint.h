@@ -46,13 +46,16 @@
 
 namespace joltgym {
 
-class ArticulationConstraint final : public TreeConstraint, public PlaneContactSolver {
+class ArticulationConstraint final : public TreeConstraint, public TreeContactSolver {
  public:
   // bodies: one tree's bodies, parents before children, bodies[0] the root; one to three hinges
   // per other body (and possibly some from the world to the root), in body order.
   ArticulationConstraint(std::vector<JPH::Body*> bodies, std::vector<ArticulatedHinge> hinges, JPH::uint32 priority);
 
   void AddContacts(int body, SoftContactConstraint* contacts) override { contacts_.Attach(body, contacts); }
+  void AddSelfContacts(int body1, int body2, SelfContactConstraint* contacts) override {
+    contacts_.AttachSelf(body1, body2, contacts);
+  }
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
   void ResetWarmStart() override {}

@@ -4,6 +4,7 @@
 #include "physics/geom_shapes.h"
 #include "physics/inert_shape.h"
 #include "physics/jolt_runtime.h"
+#include "physics/pair_collision.h"
 
 #include <Jolt/Physics/Collision/Shape/PlaneShape.h>
 
@@ -420,7 +421,35 @@ void CompiledModel::CompileCollisionTable() {
     for (int side = 0; side < 2; ++side)
       if (pair[side] >= 0 && pair[1 - side] < 0) excluded_from_world_[size_t(bodies_[pair[side]].collision_entry)] = 1;
   }
+  if (desc_.solver.soft_contacts) CompileSelfContacts(*filter);
   collision_filter_ = filter;
+}
+
+void CompiledModel::CompileSelfContacts(ModelCollisionFilter& filter) {
+  for (int a = 0; a < int(bodies_.size()); ++a)
+    for (int b = a + 1; b < int(bodies_.size()); ++b) {
+      const CompiledBody& ba = bodies_[size_t(a)];
+      const CompiledBody& bb = bodies_[size_t(b)];
+      if (!filter.Allowed(ba.collision_entry, bb.collision_entry)) continue;
+      if (!ba.articulated || !bb.articulated || ba.articulation_root != bb.articulation_root) continue;
+      CompiledSelfContact pair{a, b, {}};
+      bool supported = true;
+      const auto& geoms_a = desc_.bodies[size_t(a)].geoms;
+      const auto& geoms_b = desc_.bodies[size_t(b)].geoms;
+      for (int i = 0; i < int(geoms_a.size()) && supported; ++i)
+        for (int j = 0; j < int(geoms_b.size()) && supported; ++j) {
+          const GeomDesc& ga = geoms_a[size_t(i)];
+          const GeomDesc& gb = geoms_b[size_t(j)];
+          if (!Collides(ga) || !Collides(gb) ||
+              !BitmasksMeet({ga.contype, ga.conaffinity}, {gb.contype, gb.conaffinity}))
+            continue;
+          supported = PairCollisionSupported(ga.type, gb.type);
+          pair.geoms.push_back({i, j});
+        }
+      if (!supported) continue;
+      filter.Allow(ba.collision_entry, bb.collision_entry, false);
+      if (!pair.geoms.empty()) self_contacts_.push_back(std::move(pair));
+    }
 }
 
 }  // namespace joltgym

@@ -11,6 +11,7 @@
 #include <Jolt/Physics/Body/AllowedDOFs.h>
 #include <Jolt/Physics/Collision/Shape/Shape.h>
 
+#include <array>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -124,6 +125,14 @@ struct CompiledStaticGeom {
   int collision_entry = 0;
 };
 
+// Two bodies of one articulated tree whose contacts joltgym finds and solves itself, as MuJoCo's
+// soft contacts (self_contact_constraint.h), rather than Jolt: every pair of their geoms that
+// may touch is a sphere or capsule pair (pair_collision.h).
+struct CompiledSelfContact {
+  int body1 = -1, body2 = -1;
+  std::vector<std::array<int, 2>> geoms;  // (index into body1's BodyDesc::geoms, into body2's)
+};
+
 class CompiledModel {
  public:
   explicit CompiledModel(const ModelDesc& desc);
@@ -151,6 +160,9 @@ class CompiledModel {
   float timestep() const { return desc_.timestep; }
   const SolverDesc& solver() const { return desc_.solver; }
   int max_contacts() const { return max_contacts_; }
+  // With soft contacts: the body pairs whose contacts are joltgym's (the collision table then
+  // keeps them apart for Jolt).
+  const std::vector<CompiledSelfContact>& self_contacts() const { return self_contacts_; }
   bool has_fluid() const { return desc_.density > 0.0f || desc_.viscosity > 0.0f; }
 
  private:
@@ -158,6 +170,9 @@ class CompiledModel {
   void CompileJoints();
   void CompileActuators();
   void CompileCollisionTable();
+  // The self_contacts, taken out of the table; a pair with a geom CollidePair does not handle,
+  // or across trees, stays Jolt's.
+  void CompileSelfContacts(ModelCollisionFilter& filter);
   // Two or three hinges on one body become a gimbal; false if the joints are not hinges.
   bool TryCompileGimbal(CompiledBody& body);
   // A model whose every hinge turns about one world axis and every slide runs across it
@@ -181,6 +196,7 @@ class CompiledModel {
   std::vector<CollisionBits> collision_bits_;        // per collision entry
   std::vector<unsigned char> excluded_from_world_;   // per collision entry
   std::vector<float> qpos0_;
+  std::vector<CompiledSelfContact> self_contacts_;
   int max_contacts_ = 64;
 };
 

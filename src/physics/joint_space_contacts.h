@@ -13,6 +13,7 @@
 #pragma once
 
 #include "physics/joint_space_system.h"
+#include "physics/self_contact_constraint.h"
 #include "physics/soft_contact_constraint.h"
 
 #include <Jolt/Jolt.h>
@@ -23,15 +24,18 @@
 
 namespace joltgym {
 
-// An articulation that solves the plane contacts of its tree's bodies (Robot::CreateSoftContacts).
-class PlaneContactSolver {
+// An articulation that solves the contacts of its tree's bodies (Robot::CreateSoftContacts,
+// Robot::CreateSelfContacts).
+class TreeContactSolver {
  public:
   // The plane contacts of the tree's body `body` (an index into its bodies) are solved here from
   // now on (SoftContactConstraint::SolveInArticulation).
   virtual void AddContacts(int body, SoftContactConstraint* contacts) = 0;
+  // The contacts between the tree's bodies body1 and body2 are solved here.
+  virtual void AddSelfContacts(int body1, int body2, SelfContactConstraint* contacts) = 0;
 
  protected:
-  ~PlaneContactSolver() = default;
+  ~TreeContactSolver() = default;
 };
 
 template <int D>
@@ -42,9 +46,14 @@ class JointSpaceContacts {
   struct Point {
     int body = -1;
     JPH::Vec3 r2;                          // from the body's centre of mass
+    // A contact within the tree: the other body, pushed against the rows, and its lever arm;
+    // -1 for a plane contact. The point's P is then body's less body1's.
+    int body1 = -1;
+    JPH::Vec3 r1;
     int first_row = 0, num_rows = 0;
     const int* path = nullptr;             // the rates it moves with (JointSpaceSystem::path)
     int path_length = 0;
+    int own_path[kMaxRates];               // a contact within the tree: both bodies' paths, ascending
     double p[D][kMaxRates];                // P over the rates: nonzero only on the path
     double y[D][kMaxRates];                // L^-T P^T (H = L^T L): nonzero only on the path too
     double g[D][D];                        // P H^-1 P^T = y^T y
@@ -57,11 +66,18 @@ class JointSpaceContacts {
     points_.resize(points_.size() + size_t(contacts->max_contacts()));
     rows_.resize(points_.size() * SoftContactConstraint::kMaxRows);
   }
-  bool empty() const { return sources_.empty(); }
+  // The contacts between the owner's bodies body1 and body2.
+  void AttachSelf(int body1, int body2, SelfContactConstraint* contacts) {
+    self_sources_.push_back({body1, body2, contacts});
+    points_.resize(points_.size() + size_t(contacts->max_contacts()));
+    rows_.resize(points_.size() * SoftContactConstraint::kMaxRows);
+  }
+  bool empty() const { return sources_.empty() && self_sources_.empty(); }
 
   // The active contacts of this update of length dt, over the rates of `system`. axis_of(axis, a)
-  // writes a row's D components along the owner's directions; fill_p(point) writes the point's
-  // nonzero P entries and returns the last rate its body moves with (the rest are its ancestors).
+  // writes a row's D components along the owner's directions; fill_p(body, r, sign, point) adds
+  // sign times the P of a point at r from `body`'s centre of mass to point.p (on the body's
+  // path) and returns the last rate the body moves with (the rest are its ancestors), -1 for none.
   // Every per-point loop then runs over the path only: a Humanoid's limb moves with 8-13 of its
   // 29 rates.
   template <typename AxisOf, typename FillP>
@@ -69,25 +85,51 @@ class JointSpaceContacts {
     const int n = system.num_rates();
     num_points_ = 0;
     int num_rows = 0;
+    auto add_rows = [&](Point& point, int rows, const SoftContactConstraint::RowView* views) {
+      point.first_row = num_rows;
+      point.num_rows = rows;
+      for (int i = 0; i < rows; ++i) {
+        Row& row = rows_[size_t(num_rows++)];
+        row.total = views[i].total;
+        row.softness = views[i].softness;
+        row.bias = views[i].bias;
+        axis_of(views[i].axis, row.a);
+      }
+    };
     for (const auto& [body, contacts] : sources_) {
       contacts->ForEachActiveContact(dt, [&](JPH::Vec3Arg r2, int rows, const SoftContactConstraint::RowView* views) {
         Point& point = points_[size_t(num_points_++)];
         point.body = body;
         point.r2 = r2;
-        point.first_row = num_rows;
-        point.num_rows = rows;
+        point.body1 = -1;
         for (int d = 0; d < D; ++d) std::fill(point.p[d], point.p[d] + n, 0.0);
-        const int rate = fill_p(point);
+        const int rate = fill_p(body, r2, 1.0, point);
         point.path = rate >= 0 ? system.path(rate) : nullptr;
         point.path_length = rate >= 0 ? system.path_length(rate) : 0;
-        for (int i = 0; i < rows; ++i) {
-          Row& row = rows_[size_t(num_rows++)];
-          row.total = views[i].total;
-          row.softness = views[i].softness;
-          row.bias = views[i].bias;
-          axis_of(views[i].axis, row.a);
-        }
+        add_rows(point, rows, views);
       });
+    }
+    for (const SelfSource& source : self_sources_) {
+      source.contacts->ForEachActiveContact(
+          dt, [&](JPH::Vec3Arg r1, JPH::Vec3Arg r2, int rows, const SoftContactConstraint::RowView* views) {
+            Point& point = points_[size_t(num_points_++)];
+            point.body = source.body2;
+            point.r2 = r2;
+            point.body1 = source.body1;
+            point.r1 = r1;
+            for (int d = 0; d < D; ++d) std::fill(point.p[d], point.p[d] + n, 0.0);
+            const int rate2 = fill_p(source.body2, r2, 1.0, point);
+            const int rate1 = fill_p(source.body1, r1, -1.0, point);
+            // Both paths are closed under ancestors, so their union is too, and an upper solve
+            // over it in descending order touches nothing outside it.
+            const int* path1 = rate1 >= 0 ? system.path(rate1) : nullptr;
+            const int* path2 = rate2 >= 0 ? system.path(rate2) : nullptr;
+            const int* end = std::set_union(path1, path1 + (rate1 >= 0 ? system.path_length(rate1) : 0), path2,
+                                            path2 + (rate2 >= 0 ? system.path_length(rate2) : 0), point.own_path);
+            point.path = point.own_path;
+            point.path_length = int(end - point.own_path);
+            add_rows(point, rows, views);
+          });
     }
   }
 
@@ -116,8 +158,9 @@ class JointSpaceContacts {
     }
   }
 
-  // Jolt's warm start: each row's total scaled by ratio; apply(point, impulse[D]) puts each
-  // point's impulse on its body (the next projection carries it to the tree).
+  // Jolt's warm start: each row's total scaled by ratio; apply(body, r, impulse[D]) puts each
+  // point's impulse on its body at r (the next projection carries it to the tree), and its
+  // opposite on body1 for a contact within the tree.
   template <typename Apply>
   void WarmStart(float ratio, Apply&& apply) {
     for (int k = 0; k < num_points_; ++k) {
@@ -130,7 +173,11 @@ class JointSpaceContacts {
       }
       bool any = false;
       for (int d = 0; d < D; ++d) any |= impulse[d] != 0.0;
-      if (any) apply(point, impulse);
+      if (!any) continue;
+      apply(point.body, point.r2, impulse);
+      if (point.body1 < 0) continue;
+      for (int d = 0; d < D; ++d) impulse[d] = -impulse[d];
+      apply(point.body1, point.r1, impulse);
     }
   }
 
@@ -185,7 +232,12 @@ class JointSpaceContacts {
     double inv_k = 0.0;      // 1 / (J H^-1 J^T + softness)
   };
 
+  struct SelfSource {
+    int body1, body2;
+    SelfContactConstraint* contacts;
+  };
   std::vector<std::pair<int, SoftContactConstraint*>> sources_;  // (body, its plane contacts)
+  std::vector<SelfSource> self_sources_;                         // contacts within the tree
   std::vector<Point> points_;                                    // capacity for every possible contact
   std::vector<Row> rows_;                                        // and row
   int num_points_ = 0;

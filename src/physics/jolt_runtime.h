@@ -14,8 +14,8 @@ void EnsureJoltRuntime();
 namespace layers {
 constexpr JPH::ObjectLayer kStatic = 0;
 constexpr JPH::ObjectLayer kMoving = 1;
-// A moving body that no rule lets touch anything through Jolt (its floor contacts are soft
-// rows, its robot never self-collides): kept out of the broad phase's pair search, which
+// A moving body that no rule lets touch anything through Jolt (its floor contacts and its
+// robot's contacts with itself are soft rows of ours): kept out of the broad phase's pair search, which
 // would otherwise find its pairs every update only for the group filter to reject them.
 constexpr JPH::ObjectLayer kInert = 2;
 }  // namespace layers

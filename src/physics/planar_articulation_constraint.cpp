@@ -88,12 +88,12 @@ void PlanarArticulationConstraint::BuildContacts(float dt) {
         a[0] = axis.Dot(u_);
         a[1] = axis.Dot(w_);
       },
-      [this](Point& point) {  // the point moves and turns with its body: n x r2 = (-r2_w, r2_u)
-        const BodyMotion& m = motion_[size_t(point.body)];
-        const double ru = point.r2.Dot(u_), rw = point.r2.Dot(w_);
+      [this](int body, JPH::Vec3Arg r, double sign, Point& point) {  // moves and turns with its body: n x r = (-r_w, r_u)
+        const BodyMotion& m = motion_[size_t(body)];
+        const double ru = r.Dot(u_), rw = r.Dot(w_);
         for (int c = 0; c < m.count; ++c) {
-          point.p[0][m.rate[c]] = m.tu[c] - m.turn[c] * rw;
-          point.p[1][m.rate[c]] = m.tw[c] + m.turn[c] * ru;
+          point.p[0][m.rate[c]] += sign * (m.tu[c] - m.turn[c] * rw);
+          point.p[1][m.rate[c]] += sign * (m.tw[c] + m.turn[c] * ru);
         }
         return m.count > 0 ? m.rate[m.count - 1] : -1;
       });
@@ -138,10 +138,10 @@ void PlanarArticulationConstraint::ApplyRateImpulse(int hinge, float impulse) {
 
 void PlanarArticulationConstraint::WarmStartVelocityConstraint(float ratio) {
   system_.WarmStart(ratio, [this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); });
-  contacts_.WarmStart(ratio, [this](const JointSpaceContacts<2>::Point& point, const double* impulse) {
-    // The point's impulse (i_u, i_w) at r2: lin += i / m, turn += (r2 x i) . n / I.
-    const BodyInfo& b = bodies_[size_t(point.body)];
-    const double ru = point.r2.Dot(u_), rw = point.r2.Dot(w_);
+  contacts_.WarmStart(ratio, [this](int body, JPH::Vec3Arg r, const double* impulse) {
+    // The point's impulse (i_u, i_w) at r: lin += i / m, turn += (r x i) . n / I.
+    const BodyInfo& b = bodies_[size_t(body)];
+    const double ru = r.Dot(u_), rw = r.Dot(w_);
     JPH::MotionProperties* mp = b.body->GetMotionProperties();
     mp->AddLinearVelocityStep(float(impulse[0] / b.mass) * u_ + float(impulse[1] / b.mass) * w_);
     mp->AddAngularVelocityStep(float(double(b.inv_inertia) * (ru * impulse[1] - rw * impulse[0])) * n_);

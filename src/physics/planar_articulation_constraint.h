@@ -44,7 +44,7 @@
 
 namespace joltgym {
 
-class PlanarArticulationConstraint final : public TreeConstraint, public PlaneContactSolver {
+class PlanarArticulationConstraint final : public TreeConstraint, public TreeContactSolver {
  public:
   // bodies: one tree's bodies, parents before children, bodies[0] the root; one hinge per
   // other body (and possibly one from the world to the root), in body order. normal_axis: the
@@ -53,6 +53,9 @@ class PlanarArticulationConstraint final : public TreeConstraint, public PlaneCo
                                JPH::uint32 priority);
 
   void AddContacts(int body, SoftContactConstraint* contacts) override { contacts_.Attach(body, contacts); }
+  void AddSelfContacts(int body1, int body2, SelfContactConstraint* contacts) override {
+    contacts_.AttachSelf(body1, body2, contacts);
+  }
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
   void ResetWarmStart() override {}

@@ -11,6 +11,7 @@
 #include "physics/contact_forces.h"
 #include "physics/gimbal.h"
 #include "physics/joint_axis_constraint.h"
+#include "physics/self_contact_constraint.h"
 #include "physics/soft_contact_constraint.h"
 #include "physics/state_buffer.h"
 
@@ -26,7 +27,7 @@ namespace joltgym {
 
 class World;
 struct ArticulatedHinge;
-class PlaneContactSolver;
+class TreeContactSolver;
 class TreeConstraint;
 
 class Robot : private BiasAccelerationSource {
@@ -95,6 +96,9 @@ class Robot : private BiasAccelerationSource {
   void AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::uint32 priority);
   // MuJoCo's soft contacts of each body with each plane of the world's scene it may touch.
   void CreateSoftContacts();
+  // MuJoCo's soft contacts between bodies of one tree (CompiledModel::self_contacts), solved by
+  // the tree's articulation.
+  void CreateSelfContacts();
   void AddConstraint(JPH::Constraint* constraint);
   // A constraint an articulation solves itself (TreeConstraint): kept and saved with the
   // robot's, but not in Jolt's lists.
@@ -167,8 +171,10 @@ class Robot : private BiasAccelerationSource {
   std::vector<JPH::Ref<JointAxisConstraint>> axis_rows_;  // per joint, null when not needed
   std::vector<JPH::Ref<SoftContactConstraint>> soft_contacts_;
   std::vector<int> soft_contact_body_;               // the body of each soft contact constraint
+  std::vector<JPH::Ref<SelfContactConstraint>> self_contacts_;  // per CompiledModel::self_contacts entry
+  std::vector<JPH::RMat44> self_contact_frames_;                 // per body, scratch for their BeginStep
   // per body: the articulation that solves its tree's plane contacts and the body's index there
-  std::vector<std::pair<PlaneContactSolver*, int>> contact_solver_of_;
+  std::vector<std::pair<TreeContactSolver*, int>> contact_solver_of_;
   // The articulations whose trees Jolt's contacts touch (AfterUpdate places them once more).
   std::vector<TreeConstraint*> touched_trees_;
   std::vector<float> angle_;                         // unwrapped q - qpos0 per joint

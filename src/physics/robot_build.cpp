@@ -54,6 +54,7 @@ Robot::Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin)
   CreateBodies();
   CreateJoints();
   CreateSoftContacts();
+  CreateSelfContacts();
   RefreshGimbals();
 }
 
@@ -248,7 +249,7 @@ void Robot::AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::u
     const bool touched = std::any_of(tree.begin(), tree.end(), [](const JPH::Body* b) {
       return b->GetObjectLayer() != layers::kInert;
     });
-    PlaneContactSolver* solver = nullptr;
+    TreeContactSolver* solver = nullptr;
     TreeConstraint* constraint = nullptr;
     if (planar_normal_ >= 0) {  // the model's hinges are planar links
       auto* articulation = new PlanarArticulationConstraint(std::move(tree), std::move(tree_hinges), planar_normal_, priority);
@@ -303,6 +304,35 @@ void Robot::CreateSoftContacts() {
       soft_contacts_.push_back(c);
       soft_contact_body_.push_back(int(i));
     }
+  }
+}
+
+void Robot::CreateSelfContacts() {
+  const CompiledModel& m = *model_;
+  self_contact_frames_.resize(bodies_.size());
+  for (const CompiledSelfContact& sc : m.self_contacts()) {
+    std::vector<SelfContactGeomPair> pairs;
+    for (const auto& [i, j] : sc.geoms) {
+      const GeomDesc& g1 = m.desc().bodies[size_t(sc.body1)].geoms[size_t(i)];
+      const GeomDesc& g2 = m.desc().bodies[size_t(sc.body2)].geoms[size_t(j)];
+      SelfContactGeomPair p;
+      p.type1 = g1.type;
+      p.type2 = g2.type;
+      p.size1 = g1.size;
+      p.size2 = g2.size;
+      p.local1 = JPH::Mat44::sRotationTranslation(ToQuat(g1.quat), ToVec3(g1.pos));
+      p.local2 = JPH::Mat44::sRotationTranslation(ToQuat(g2.quat), ToVec3(g2.pos));
+      p.pair = MixContactPair(g1, g2, m.timestep());
+      p.tag1 = JPH::uint64(g1.mj_body + 1);
+      p.tag2 = JPH::uint64(g2.mj_body + 1);
+      pairs.push_back(p);
+    }
+    JPH::Ref<SelfContactConstraint> c =
+        new SelfContactConstraint(*bodies_[size_t(sc.body1)], *bodies_[size_t(sc.body2)], std::move(pairs));
+    const auto& [solver, local1] = contact_solver_of_[size_t(sc.body1)];
+    solver->AddSelfContacts(local1, contact_solver_of_[size_t(sc.body2)].second, c.GetPtr());
+    AddTreeRow(c);
+    self_contacts_.push_back(c);
   }
 }
 

@@ -17,6 +17,11 @@ void Robot::BeforeUpdate(float h) {
   BeginAxisRows(h);
   biases_fresh_ = false;
   for (size_t i = 0; i < soft_contacts_.size(); ++i) soft_contacts_[i]->BeginStep(h, *this, soft_contact_body_[i]);
+  if (self_contacts_.empty()) return;
+  for (size_t b = 0; b < bodies_.size(); ++b) self_contact_frames_[b] = bodies_[b]->GetWorldTransform();
+  const auto& self = model_->self_contacts();
+  for (size_t i = 0; i < self_contacts_.size(); ++i)
+    self_contacts_[i]->BeginStep(h, *this, self[i].body1, self[i].body2, self_contact_frames_.data());
 }
 
 const BiasAcceleration& Robot::BiasOf(int body) {
@@ -30,6 +35,9 @@ const BiasAcceleration& Robot::BiasOf(int body) {
 void Robot::AppendSoftContactForces(std::vector<ContactForce>& out) const {
   for (size_t i = 0; i < soft_contacts_.size(); ++i)
     soft_contacts_[i]->AppendForces(last_update_dt_, index_, soft_contact_body_[i], out);
+  const auto& self = model_->self_contacts();
+  for (size_t i = 0; i < self_contacts_.size(); ++i)
+    self_contacts_[i]->AppendForces(last_update_dt_, index_, self[i].body1, self[i].body2, out);
 }
 
 void Robot::AfterUpdate(float h) {

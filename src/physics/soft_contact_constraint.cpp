@@ -12,16 +12,6 @@
 namespace joltgym {
 namespace {
 
-// MuJoCo's contact frame (mju_makeFrame): the first tangent is the hint made orthogonal
-// to the normal, or world y (world z for normals near y) without one.
-JPH::Vec3 FirstTangent(JPH::Vec3Arg normal, JPH::Vec3Arg hint) {
-  JPH::Vec3 t = hint;
-  if (t.LengthSq() < 0.25f) t = std::abs(normal.GetY()) < 0.5f ? JPH::Vec3::sAxisY() : JPH::Vec3::sAxisZ();
-  t -= normal.Dot(t) * normal;
-  const float len = t.Length();
-  return len > 1.0e-6f ? t / len : normal.GetNormalizedPerpendicular();
-}
-
 // The farthest a geom's surface reaches from its centre, plus a millimetre that covers the
 // rounding between this test and CollidePlane's: beyond it from the plane, no contact.
 float GeomReach(GeomType type, const Vec3f& size) {
@@ -80,51 +70,25 @@ void SoftContactConstraint::BeginStep(float h, BiasAccelerationSource& bias_sour
     // A fresh contact starts cold: its rows' old impulses are another contact's. (An ended one
     // is cleared as it ends, and nothing touches an inactive slot's rows after that.)
     if (active != s.active)
-      for (Row& r : s.rows) ClearImpulse(r);
+      for (SoftContactRow& r : s.rows) r.Clear();
     s.active = active;
   }
 }
 
 void SoftContactConstraint::SetupSlot(Slot& slot, const SoftContactGeom& geom, const PlaneContactPoint& contact,
                                       float h, const BiasAcceleration& bias) {
-  const JPH::Vec3 n = plane_normal_;
   slot.pos = contact.pos;
   slot.r2 = JPH::Vec3(JPH::RVec3(contact.pos) - mBody2->GetCenterOfMassPosition());
   const JPH::Vec3 v = mBody2->GetPointVelocity(JPH::RVec3(contact.pos));
-  const JPH::Vec3 bias_at_point = bias.At(slot.r2);
-  const ContactPair& pair = geom.pair;
-  JPH::Vec3 dirs[kMaxRows];  // MuJoCo's row Jacobians, J_n +- mu J_t (not unit)
-  if (pair.frictional) {
-    const JPH::Vec3 t1 = FirstTangent(n, contact.tangent);
-    const JPH::Vec3 t2 = n.Cross(t1);
-    const float mu = pair.friction;
-    dirs[0] = n + mu * t1;
-    dirs[1] = n - mu * t1;
-    dirs[2] = n + mu * t2;
-    dirs[3] = n - mu * t2;
-    slot.num_rows = 4;
-  } else {
-    dirs[0] = n;
-    slot.num_rows = 1;
-  }
-  for (int r = 0; r < slot.num_rows; ++r) {
-    const float length = dirs[r].Length();
-    float softness, target;
-    pair.soft.Row(contact.dist, dirs[r].Dot(v), h, softness, target);
-    target += h * dirs[r].Dot(bias_at_point);
-    // The unit row J/|J| carries the impulse |J| lambda: softness over |J|^2, target over |J|.
-    Row& row = slot.rows[r];
-    row.axis = dirs[r] / length;
-    row.bias = -target / length;
-    row.damping = 1.0f / (h * softness / (length * length));
-  }
+  slot.num_rows = SetUpSoftContactRows(geom.pair, plane_normal_, contact.tangent, contact.dist, v, bias.At(slot.r2), h,
+                                       slot.rows);
 }
 
 void SoftContactConstraint::SolveInArticulation() { in_articulation_ = true; }
 
 void SoftContactConstraint::ResetWarmStart() {
   for (Slot& s : slots_)
-    for (Row& r : s.rows) ClearImpulse(r);
+    for (SoftContactRow& r : s.rows) r.Clear();
 }
 
 void SoftContactConstraint::SetupVelocityConstraint(float dt) {
@@ -132,7 +96,7 @@ void SoftContactConstraint::SetupVelocityConstraint(float dt) {
   for (Slot& s : slots_) {
     if (!s.active) continue;
     for (int i = 0; i < s.num_rows; ++i) {
-      Row& r = s.rows[i];
+      SoftContactRow& r = s.rows[i];
       r.part.CalculateConstraintPropertiesWithStiffnessAndDamping(dt, *mBody1, r1, *mBody2, s.r2, r.axis, r.bias, 0.0f,
                                                                   kNegligibleStiffness, r.damping);
     }
@@ -176,13 +140,7 @@ void SoftContactConstraint::SaveState(JPH::StateRecorder& stream) const {
     stream.Write(s.num_rows);
     stream.Write(s.pos);
     stream.Write(s.r2);
-    for (const Row& r : s.rows) {
-      r.part.SaveState(stream);
-      stream.Write(r.axis);
-      stream.Write(r.bias);
-      stream.Write(r.damping);
-      stream.Write(r.total);
-    }
+    for (const SoftContactRow& r : s.rows) r.SaveState(stream);
   }
 }
 
@@ -193,13 +151,7 @@ void SoftContactConstraint::RestoreState(JPH::StateRecorder& stream) {
     stream.Read(s.num_rows);
     stream.Read(s.pos);
     stream.Read(s.r2);
-    for (Row& r : s.rows) {
-      r.part.RestoreState(stream);
-      stream.Read(r.axis);
-      stream.Read(r.bias);
-      stream.Read(r.damping);
-      stream.Read(r.total);
-    }
+    for (SoftContactRow& r : s.rows) r.RestoreState(stream);
   }
 }
 

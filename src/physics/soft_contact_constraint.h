@@ -14,9 +14,9 @@
 #include "physics/contact_pair.h"
 #include "physics/own_constraint_settings.h"
 #include "physics/plane_collision.h"
+#include "physics/soft_contact_rows.h"
 
 #include <Jolt/Jolt.h>
-#include <Jolt/Physics/Constraints/ConstraintPart/AxisConstraintPart.h>
 #include <Jolt/Physics/Constraints/TwoBodyConstraint.h>
 
 #include <vector>
@@ -44,7 +44,7 @@ struct SoftContactGeom {
 
 class SoftContactConstraint final : public OwnConstraint {
  public:
-  static constexpr int kMaxRows = 4;  // the pyramid of a frictional contact
+  static constexpr int kMaxRows = kMaxSoftContactRows;  // the pyramid of a frictional contact
 
   // Body 1 is the world (the plane is static), body 2 the robot's body.
   SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane_point, JPH::Vec3Arg plane_normal,
@@ -81,8 +81,8 @@ class SoftContactConstraint final : public OwnConstraint {
     for (Slot& s : slots_) {
       if (!s.active) continue;
       for (int i = 0; i < s.num_rows; ++i) {
-        Row& r = s.rows[i];
-        views[i] = RowView{r.axis, r.bias, Softness(dt, r.damping), &r.total};
+        SoftContactRow& r = s.rows[i];
+        views[i] = RowView{r.axis, r.bias, SoftContactSoftness(dt, r.damping), &r.total};
       }
       f(s.r2, s.num_rows, views);
     }
@@ -100,14 +100,6 @@ class SoftContactConstraint final : public OwnConstraint {
   void RestoreState(JPH::StateRecorder& stream) override;
 
  private:
-
-  struct Row {
-    JPH::AxisConstraintPart part;
-    JPH::Vec3 axis = JPH::Vec3::sZero();  // unit; the impulse pushes body 2 along it
-    float bias = 0.0f;
-    float damping = 0.0f;                 // Jolt's damping for the row's softness
-    float total = 0.0f;                   // accumulated impulse when solved in articulation
-  };
   // One possible contact point: a feature (end, corner, rim point) of one geom.
   struct Slot {
     bool active = false;
@@ -115,16 +107,10 @@ class SoftContactConstraint final : public OwnConstraint {
     int geom = 0;
     JPH::Vec3 pos = JPH::Vec3::sZero();
     JPH::Vec3 r2 = JPH::Vec3::sZero();   // from body 2's centre of mass
-    Row rows[kMaxRows];
+    SoftContactRow rows[kMaxRows];
   };
 
-  // Jolt's softness for a row of this damping (SpringPart, with kNegligibleStiffness).
-  static float Softness(float dt, float damping) { return 1.0f / (dt * (damping + dt * kNegligibleStiffness)); }
-  float TotalImpulse(const Row& r) const { return in_articulation_ ? r.total : r.part.GetTotalLambda(); }
-  void ClearImpulse(Row& r) {
-    r.part.Deactivate();
-    r.total = 0.0f;
-  }
+  float TotalImpulse(const SoftContactRow& r) const { return in_articulation_ ? r.total : r.part.GetTotalLambda(); }
 
   void SetupSlot(Slot& slot, const SoftContactGeom& geom, const PlaneContactPoint& contact, float h,
                  const BiasAcceleration& bias);

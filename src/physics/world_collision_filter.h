@@ -7,7 +7,8 @@
 // its entry in that model's collision table (CompiledModel::collision_entry).
 //
 // With soft contacts (SolverDesc::soft_contacts, the scene's setting), robots never touch
-// the scene's planes through Jolt: their SoftContactConstraints do.
+// the scene's planes through Jolt: their SoftContactConstraints do; nor, with their model's
+// setting, the body pairs of CompiledModel::self_contacts (SelfContactConstraint).
 #pragma once
 
 #include "physics/compiled_model.h"

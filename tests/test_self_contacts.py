@@ -1,0 +1,147 @@
+"""A robot's contacts with itself (a hand on a thigh) as MuJoCo's soft contacts, found by
+joltgym's sphere/capsule collision and solved in the tree's joint space, against MuJoCo on the
+same model; and the robots whose bodies then touch nothing through Jolt share worlds."""
+
+from __future__ import annotations
+
+import numpy as np
+import mujoco
+import pytest
+
+import joltgym
+from joltgym import _native
+from joltgym.tasks import task_spec
+
+# A free torso with a two-link arm; no gravity.
+ARM = """
+<mujoco>
+  <option timestep="0.002" gravity="0 0 0"/>
+  <worldbody>
+    <body name="torso" pos="0 0 1">
+      <freejoint/>
+      <geom type="capsule" fromto="0 0 -0.3 0 0 0.3" size="0.1" mass="5" condim="{condim}"/>
+      <body name="upper" pos="0 0 0.3">
+        <joint name="shoulder" type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 {reach} 0 0" size="0.04" mass="0.5" condim="{condim}"/>
+        <body name="lower" pos="{reach} 0 0">
+          <joint name="elbow" type="hinge" axis="0 1 0"/>
+          {lower}
+        </body>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+# The lower arm, swung about the elbow, strikes the torso and bounces off.
+LOWER = {
+    "capsule": '<geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.05" mass="0.5" condim="{condim}"/>',
+    # a thin link that touches nothing, ending in a ball
+    "sphere": '<geom type="capsule" fromto="0 0 0 0 0 -0.4" size="0.02" mass="0.2" contype="0" conaffinity="0"/>'
+              '<geom type="sphere" pos="0 0 -0.45" size="0.06" mass="0.5" condim="{condim}"/>',
+}
+ARTICULATED = joltgym.SolverSettings(substeps=2, velocity_iterations=4, position_iterations=1, articulated_joints=True)
+
+
+def swing(build_world, lower: str, condim: int, solver: joltgym.SolverSettings):
+    model, world = build_world(ARM.format(condim=condim, reach=0.3, lower=LOWER[lower].format(condim=condim)), solver)
+    mj = model.mj_model
+    data = mujoco.MjData(mj)
+    robot = world.robots[0]
+    qvel = np.zeros(mj.nv)
+    qvel[7] = 4.0  # the elbow swings the lower arm into the torso
+    data.qpos[:], data.qvel[:] = mj.qpos0, qvel
+    robot.set_state(mj.qpos0.astype(np.float32), qvel.astype(np.float32))
+    worst, touching, forces = 0.0, 0, []
+    for _ in range(300):
+        mujoco.mj_step(mj, data)
+        world.step(np.zeros(0, np.float32), nsteps=1)
+        touching += data.ncon > 0
+        worst = max(worst, float(np.abs(np.asarray(robot.qpos) - data.qpos).max()))
+        forces.append(np.asarray(robot.contact_forces()))
+    return worst, touching, data, robot, forces
+
+
+@pytest.mark.parametrize("lower", ["capsule", "sphere"])
+@pytest.mark.parametrize("condim", [1, 3])
+def test_a_limb_striking_its_own_torso_moves_as_mujocos(build_world, lower, condim):
+    worst, touching, data, robot, _ = swing(build_world, lower, condim, ARTICULATED)
+    assert touching > 20  # the arm did strike the torso in MuJoCo
+    # Measured: 0.005-0.021 with these contacts; Jolt's hard contacts were 0.13-0.22 off.
+    assert worst < 0.04
+    # The blow's momentum, shared with the torso as MuJoCo shares it.
+    assert robot.qvel[0] == pytest.approx(data.qvel[0], abs=0.01)
+    assert abs(data.qvel[0]) > 0.05
+
+
+# The lower arm hangs parallel to the torso, 1 cm into it: MuJoCo's parallel-capsule case, two points.
+PARALLEL = ARM.format(condim=1, reach=0.14,
+                      lower='<geom type="capsule" fromto="0 0 -0.1 0 0 -0.5" size="0.05" mass="0.5" condim="1"/>')
+
+
+def test_parallel_capsules_touch_at_two_points_and_part_as_mujocos(build_world):
+    one_update = joltgym.SolverSettings(substeps=1, velocity_iterations=4, position_iterations=1,
+                                        articulated_joints=True)
+    model, world = build_world(PARALLEL, one_update)
+    mj = model.mj_model
+    data = mujoco.MjData(mj)
+    mujoco.mj_forward(mj, data)
+    expected = sorted(round(float(c.pos[2]), 4) for c in data.contact[:data.ncon])
+    assert len(expected) == 2
+    robot = world.robots[0]
+    worst = 0.0
+    for step in range(200):
+        mujoco.mj_step(mj, data)
+        world.step(np.zeros(0, np.float32), nsteps=1)
+        if step == 0:  # the points of the first update, each on both bodies
+            heights = sorted({round(p[2], 4) for _, _, p, _ in robot.contact_points()})
+            assert heights == pytest.approx(expected, abs=1e-4)
+        worst = max(worst, float(np.abs(np.asarray(robot.qpos) - data.qpos).max()))
+    assert worst < 0.005  # measured 0.0007
+
+
+def test_self_contact_forces_are_equal_and_opposite_on_the_two_bodies(build_world):
+    *_, forces = swing(build_world, "capsule", 1, ARTICULATED)
+    touched = [f for f in forces if np.abs(f[:, 3:]).max() > 1.0]
+    assert touched, "no contact force in the whole swing"
+    for f in touched:  # torso (MuJoCo body 1) and lower arm (3): cfrc_ext's forces cancel
+        np.testing.assert_allclose(f[1, 3:], -f[3, 3:], rtol=1e-4, atol=1e-3)
+        assert np.abs(f[2]).max() == 0.0  # the upper arm touches nothing
+
+
+def test_a_non_articulated_robot_keeps_jolts_contacts_with_itself(build_world):
+    # The same strike without the articulation: Jolt's contacts stop the arm all the same.
+    worst, touching, data, robot, _ = swing(build_world, "capsule", 1,
+                                            joltgym.SolverSettings(substeps=2, velocity_iterations=20))
+    assert touching > 20
+    assert robot.qvel[0] == pytest.approx(data.qvel[0], abs=0.05)
+
+
+def test_humanoid_standup_starts_with_mujocos_self_contacts():
+    # HumanoidStandup's hands start 10-16 mm inside its hips: MuJoCo's soft contacts push them out
+    # gently; Jolt's hard contacts threw the arms (worst qpos 0.06 off MuJoCo in 40 zero-action steps).
+    spec = task_spec("HumanoidStandup")
+    model = joltgym.load_model(spec.xml_file, solver=spec.solver)
+    mj = model.mj_model
+    data = mujoco.MjData(mj)
+    world = _native.World(model.native)
+    robot = world.robots[0]
+    mujoco.mj_forward(mj, data)
+    zeros = np.zeros(mj.nu, np.float32)
+    worst = 0.0
+    for step in range(40):
+        for _ in range(5):
+            mujoco.mj_step(mj, data)
+        world.step(zeros, nsteps=5)
+        worst = max(worst, float(np.abs(np.asarray(robot.qpos) - data.qpos).max()))
+        if step == 0:  # the hands' push on the hips, summed over the body
+            mujoco.mj_rnePostConstraint(mj, data)
+            cfrc = np.asarray(robot.contact_forces())
+            assert cfrc[:, 5].sum() == pytest.approx(data.cfrc_ext[:, 5].sum(), rel=0.05)
+    assert worst < 0.01  # measured 0.0033
+
+
+@pytest.mark.parametrize("task", ["Hopper", "Humanoid", "HumanoidStandup"])
+def test_robots_that_only_touch_themselves_and_the_floor_share_worlds(task):
+    from joltgym.vector import JoltVectorEnv
+
+    assert JoltVectorEnv(16, task=task, num_threads=1).robots_per_world == 8
