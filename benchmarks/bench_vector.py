@@ -48,7 +48,7 @@ ACT_DIM = 6
 N_ACTION_BATCHES = 4
 MJ_WARNINGS: set[str] = set()
 
-Runner = Callable[[], "float | None"]  # one round; returns its own timing only if it times itself
+Runner = Callable[[], "tuple[float, float] | None"]  # one round; (wall, cpu) seconds only if it times itself
 
 
 @dataclass
@@ -69,8 +69,8 @@ class Contender:
         w0, c0 = time.perf_counter(), self.cpu_clock()
         own = self.run()
         wall, cpu = time.perf_counter() - w0, self.cpu_clock() - c0
-        if own is not None:  # run_bare_loop excludes building its envs; it is one busy thread
-            wall = cpu = own
+        if own is not None:  # run_bare_loop excludes building its envs
+            wall, cpu = own
         return wall, cpu
 
     def record(self) -> None:
@@ -472,7 +472,7 @@ def print_header(args: argparse.Namespace) -> None:
         " spikes on this shared machine hit all alike.\n'best' = fastest round, 'median' = median round;"
         " the ratio tables use medians.\nper CPU-s = env steps per CPU-second of this process (all its"
         " threads); AsyncVectorEnv adds its workers'\nCPU time read live from /proc/<pid>/stat (10 ms ticks)."
-        " run_bare_loop reports its own wall time,\nwhich excludes building its envs. mujoco rollout has no"
+        " run_bare_loop reports its own wall and CPU time,\nwhich excludes building its envs. mujoco rollout has no"
         " task logic or resets and starts from\nmid-episode states; joltgym rows include observations,"
         " rewards and auto-reset."
     )

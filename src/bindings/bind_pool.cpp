@@ -29,12 +29,17 @@ void BindPool(py::module_& m) {
       [](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task, int num_envs, int steps,
          int max_episode_steps, std::uint64_t seed) {
         if (num_envs < 1 || steps < 0) throw py::value_error("num_envs must be >= 1 and steps >= 0");
-        py::gil_scoped_release release;
-        return RunBareLoop(model, task, num_envs, steps, max_episode_steps, seed);
+        BareLoopSeconds seconds;
+        {
+          py::gil_scoped_release release;
+          seconds = RunBareLoop(model, task, num_envs, steps, max_episode_steps, seed);
+        }
+        return py::make_tuple(seconds.wall, seconds.cpu);
       },
       py::arg("model"), py::arg("task"), py::arg("num_envs"), py::arg("steps"), py::arg("max_episode_steps") = 1000,
       py::arg("seed") = 0,
-      "Benchmark reference: step num_envs envs in a plain single-threaded C++ loop; returns wall seconds.");
+      "Benchmark reference: step num_envs envs in a plain single-threaded C++ loop; returns (wall, CPU) "
+      "seconds, building the envs excluded.");
 
   py::enum_<AutoresetMode>(m, "AutoresetMode")
       .value("NEXT_STEP", AutoresetMode::NextStep)

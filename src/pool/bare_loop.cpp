@@ -5,11 +5,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <vector>
 
 namespace joltgym {
 
-double RunBareLoop(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int steps, int max_episode_steps,
+BareLoopSeconds RunBareLoop(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int steps, int max_episode_steps,
                    std::uint64_t seed) {
   const int per_world = ChooseRobotsPerWorld(model, num_envs, 1, 0);
   std::vector<std::unique_ptr<EnvGroup>> groups;
@@ -19,13 +20,22 @@ double RunBareLoop(ModelPtr model, std::shared_ptr<const Task> task, int num_env
   std::vector<float> obs(static_cast<size_t>(od));
   std::vector<double> info(size_t(task->info_layout().size()));
   Rng rng(seed);
+  // Uniform over each actuator's control range, as the benchmarks' pool contenders draw from the
+  // action space: the Humanoids' range is +-0.4, where [-1, 1] clipped to it held most controls at
+  // their limits, another motion than the pool's.
+  const auto& actuators = model->actuators();
   std::vector<float> actions(size_t(ad) * 1024);
-  for (float& a : actions) a = rng.Uniform(-1.0f, 1.0f);
+  for (size_t i = 0; i < actions.size(); ++i) {
+    const size_t j = i % size_t(ad);
+    const bool ranged = ad == int(actuators.size()) && actuators[j].ctrllimited;
+    actions[i] = ranged ? rng.Uniform(actuators[j].ctrl_lo, actuators[j].ctrl_hi) : rng.Uniform(-1.0f, 1.0f);
+  }
   for (size_t g = 0, i = 0; g < groups.size(); ++g)
     for (int k = 0; k < groups[g]->size(); ++k, ++i) groups[g]->Reset(k, seed + i, obs.data(), info.data());
   StepContext ctx(TempBytesFor(groups.front()->world()));
   std::vector<int> elapsed(size_t(num_envs), 0);
   const auto start = std::chrono::steady_clock::now();
+  const std::clock_t cpu_start = std::clock();
   for (int s = 0; s < steps; ++s) {
     int i = 0;
     for (auto& group : groups) {
@@ -44,7 +54,8 @@ double RunBareLoop(ModelPtr model, std::shared_ptr<const Task> task, int num_env
       }
     }
   }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+          double(std::clock() - cpu_start) / CLOCKS_PER_SEC};
 }
 
 }  // namespace joltgym

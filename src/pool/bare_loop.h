@@ -10,9 +10,14 @@
 
 namespace joltgym {
 
-// Steps num_envs envs for `steps` env steps with fixed random actions in [-1, 1]
-// (auto-resetting at max_episode_steps) and returns the wall-clock seconds spent.
-double RunBareLoop(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int steps, int max_episode_steps,
+struct BareLoopSeconds {
+  double wall = 0.0;
+  double cpu = 0.0;  // the process's CPU time: the loop's own, the process's other threads being idle
+};
+
+// Steps num_envs envs for `steps` env steps with fixed random actions, uniform over each
+// actuator's control range (else [-1, 1]) (auto-resetting at max_episode_steps) and returns the seconds spent, building the envs excluded.
+BareLoopSeconds RunBareLoop(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int steps, int max_episode_steps,
                    std::uint64_t seed);
 
 }  // namespace joltgym
