@@ -12,8 +12,21 @@
 #include <Jolt/Physics/Collision/Shape/StaticCompoundShape.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace joltgym {
+
+float GeomReach(GeomType type, const Vec3f& size) {
+  float reach = 0.0f;
+  switch (type) {
+    case GeomType::Sphere: reach = size[0]; break;
+    case GeomType::Capsule: reach = size[0] + size[1]; break;
+    case GeomType::Box: reach = std::sqrt(size[0] * size[0] + size[1] * size[1] + size[2] * size[2]); break;
+    case GeomType::Cylinder: reach = std::sqrt(size[0] * size[0] + size[1] * size[1]); break;
+    case GeomType::Plane: break;
+  }
+  return reach + 1.0e-3f;
+}
 namespace {
 
 // Rounded corners change contact geometry; keep them small but valid for Jolt.

@@ -16,6 +16,11 @@ inline JPH::Quat ToQuat(const Quatf& q) { return JPH::Quat(q[1], q[2], q[3], q[0
 // A geom contributes contacts unless both its bitmasks are zero (visual geoms).
 inline bool Collides(const GeomDesc& g) { return g.contype != 0 || g.conaffinity != 0; }
 
+// The farthest a geom's surface reaches from its centre, plus a millimetre that covers the
+// rounding between a bounding test with it and the collision functions' own (plane_collision.h,
+// pair_collision.h): beyond it, no contact.
+float GeomReach(GeomType type, const Vec3f& size);
+
 // The geom's primitive and the rotation that takes the primitive's frame into the
 // geom's frame (MuJoCo's capsules and cylinders run along local Z; Jolt's along Y).
 struct GeomPrimitive {

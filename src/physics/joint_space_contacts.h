@@ -63,14 +63,12 @@ class JointSpaceContacts {
   void Attach(int body, SoftContactConstraint* contacts) {
     contacts->SolveInArticulation();
     sources_.emplace_back(body, contacts);
-    points_.resize(points_.size() + size_t(contacts->max_contacts()));
-    rows_.resize(points_.size() * SoftContactConstraint::kMaxRows);
+    AddCapacity(contacts->max_contacts());
   }
   // The contacts between the owner's bodies body1 and body2.
   void AttachSelf(int body1, int body2, SelfContactConstraint* contacts) {
     self_sources_.push_back({body1, body2, contacts});
-    points_.resize(points_.size() + size_t(contacts->max_contacts()));
-    rows_.resize(points_.size() * SoftContactConstraint::kMaxRows);
+    AddCapacity(contacts->max_contacts());
   }
   bool empty() const { return sources_.empty() && self_sources_.empty(); }
 
@@ -225,6 +223,12 @@ class JointSpaceContacts {
   }
 
  private:
+  // Room for `contacts` more points, each with a full pyramid of rows.
+  void AddCapacity(int contacts) {
+    points_.resize(points_.size() + size_t(contacts));
+    rows_.resize(points_.size() * SoftContactConstraint::kMaxRows);
+  }
+
   struct Row {
     float* total = nullptr;  // the SoftContactConstraint row's accumulated impulse
     double softness = 0.0, bias = 0.0;

@@ -1,32 +1,26 @@
 #include "physics/self_contact_constraint.h"
 
+#include "physics/geom_shapes.h"
+
 #include <Jolt/Physics/Body/Body.h>
 #include <Jolt/Physics/StateRecorder.h>
 
 #include <algorithm>
 
 namespace joltgym {
-namespace {
-
-// How far a round geom's surface reaches from its centre, plus a millimetre that covers the
-// rounding between this test and CollidePair's.
-float RoundReach(GeomType type, const Vec3f& size) {
-  return size[0] + (type == GeomType::Capsule ? size[1] : 0.0f) + 1.0e-3f;
-}
-
-}  // namespace
-
 SelfContactConstraint::SelfContactConstraint(JPH::Body& body1, JPH::Body& body2, std::vector<SelfContactGeomPair> pairs)
     : OwnConstraint(body1, body2), pairs_(std::move(pairs)) {
   slots_.resize(pairs_.size() * kMaxPairContacts);
   active_.assign(slots_.size(), 0);
+  float margin = 0.0f;  // the pairs' widest
   for (size_t p = 0; p < pairs_.size(); ++p) {
     const SelfContactGeomPair& g = pairs_[p];
-    reach_.push_back(RoundReach(g.type1, g.size1) + RoundReach(g.type2, g.size2) +
-                     std::min(g.pair.detect_margin, g.pair.soft.margin));
+    const float pair_margin = std::min(g.pair.detect_margin, g.pair.soft.margin);
+    reach_.push_back(GeomReach(g.type1, g.size1) + GeomReach(g.type2, g.size2) + pair_margin);
+    margin = std::max(margin, pair_margin);
     for (int k = 0; k < kMaxPairContacts; ++k) slots_[p * kMaxPairContacts + size_t(k)].pair = int(p);
   }
-  // Each body's geoms within a sphere about their mean centre; the pairs' widest margin on top.
+  // Each body's geoms within a sphere about their mean centre.
   auto bound = [&](bool first, JPH::Vec3& centre) {
     centre = JPH::Vec3::sZero();
     for (const SelfContactGeomPair& g : pairs_) centre += (first ? g.local1 : g.local2).GetTranslation();
@@ -34,11 +28,9 @@ SelfContactConstraint::SelfContactConstraint(JPH::Body& body1, JPH::Body& body2,
     float radius = 0.0f;
     for (const SelfContactGeomPair& g : pairs_)
       radius = std::max(radius, ((first ? g.local1 : g.local2).GetTranslation() - centre).Length() +
-                                    (first ? RoundReach(g.type1, g.size1) : RoundReach(g.type2, g.size2)));
+                                    (first ? GeomReach(g.type1, g.size1) : GeomReach(g.type2, g.size2)));
     return radius;
   };
-  float margin = 0.0f;
-  for (const SelfContactGeomPair& g : pairs_) margin = std::max(margin, std::min(g.pair.detect_margin, g.pair.soft.margin));
   reach_all_ = pairs_.empty() ? 0.0f : bound(true, centre1_) + bound(false, centre2_) + margin;
 }
 

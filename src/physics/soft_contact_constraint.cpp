@@ -1,5 +1,6 @@
 #include "physics/soft_contact_constraint.h"
 
+#include "physics/geom_shapes.h"
 #include "physics/own_constraint_settings.h"
 
 #include <Jolt/Physics/Body/Body.h>
@@ -10,23 +11,6 @@
 #include <cmath>
 
 namespace joltgym {
-namespace {
-
-// The farthest a geom's surface reaches from its centre, plus a millimetre that covers the
-// rounding between this test and CollidePlane's: beyond it from the plane, no contact.
-float GeomReach(GeomType type, const Vec3f& size) {
-  float reach = 0.0f;
-  switch (type) {
-    case GeomType::Sphere: reach = size[0]; break;
-    case GeomType::Capsule: reach = size[0] + size[1]; break;
-    case GeomType::Box: reach = std::sqrt(size[0] * size[0] + size[1] * size[1] + size[2] * size[2]); break;
-    case GeomType::Cylinder: reach = std::sqrt(size[0] * size[0] + size[1] * size[1]); break;
-    case GeomType::Plane: break;
-  }
-  return reach + 1.0e-3f;
-}
-
-}  // namespace
 
 SoftContactConstraint::SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane_point, JPH::Vec3Arg plane_normal,
                                              std::vector<SoftContactGeom> geoms)
