@@ -27,12 +27,15 @@ def main(argv=None) -> None:
     p.add_argument("--envs", type=int, default=256)
     p.add_argument("--steps", type=int, default=60)
     p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--batches", type=int, default=8,
+                   help="random action batches the pool cycles through (0: zero actions); a Humanoid's cost depends on them")
     args = p.parse_args(argv)
 
     env = JoltVectorEnv(args.envs, task=args.task, num_threads=1)
     rng = np.random.default_rng(0)
     space = env.action_space
-    actions = [rng.uniform(space.low, space.high).astype(np.float32) for _ in range(8)]
+    actions = ([rng.uniform(space.low, space.high).astype(np.float32) for _ in range(args.batches)]
+               if args.batches > 0 else [np.zeros(space.shape, np.float32)])
     spec = task_spec(args.task)
     model = joltgym.load_model(spec.xml_file, solver=spec.solver)
     task = spec.make_task(model)
