@@ -137,7 +137,7 @@ def test_humanoid_standup_starts_with_mujocos_self_contacts():
             mujoco.mj_rnePostConstraint(mj, data)
             cfrc = np.asarray(robot.contact_forces())
             assert cfrc[:, 5].sum() == pytest.approx(data.cfrc_ext[:, 5].sum(), rel=0.05)
-    assert worst < 0.01  # measured 0.0033
+    assert worst < 0.01  # measured 0.0037
 
 
 @pytest.mark.parametrize("task", ["Hopper", "Humanoid", "HumanoidStandup"])
