@@ -249,6 +249,48 @@ def test_bare_loop_reference_runs():
     assert wall > 0 and cpu > 0
 
 
+@pytest.mark.parametrize("task, threads", [("Hopper", 1), ("Humanoid", 1), ("Hopper", 2)])
+def test_bare_loop_runs_the_pools_trajectories(task, threads):
+    """The pool-efficiency reference does the pool's work: with the same seed and actions its
+    envs end where JoltVectorEnv's do, through terminations, truncations and NextStep resets,
+    with the action batches cycled across calls."""
+    n, steps, limit = 10, 90, 25  # 10 envs: a world of 8 and one of 2; Hopper falls, Humanoid is truncated
+    env = JoltVectorEnv(n, task=task, num_threads=1, max_episode_steps=limit)
+    env.reset(seed=3)
+    space = env.single_action_space
+    actions = np.random.default_rng(0).uniform(space.low, space.high, (4, n, space.shape[0])).astype(np.float32)
+    ends = 0
+    for s in range(steps):
+        obs, _, terminated, truncated, _ = env.step(actions[s % 4])
+        ends += int(terminated.sum() + truncated.sum())
+    env.close()
+    assert ends > n  # several episodes ended and were reset along the way
+    spec = task_spec(task)
+    model = joltgym.load_model(spec.xml_file, solver=spec.solver)
+    loop = _native.BareLoop(model.native, spec.make_task(model), n, max_episode_steps=limit, seed=3)
+    loop.run(actions, 42, num_threads=threads)
+    loop.run(np.roll(actions, -42, axis=0), steps - 42, num_threads=threads)  # step 42 continues with batch 42 % 4
+    np.testing.assert_array_equal(loop.observations, obs)
+
+
+def test_bare_loop_refuses_bad_actions():
+    spec = task_spec("HalfCheetah")
+    model = joltgym.load_model(spec.xml_file, solver=spec.solver)
+    loop = _native.BareLoop(model.native, spec.make_task(model), 2)
+    actions = np.zeros((3, 2, 6), np.float32)
+    actions[1, 0, 4] = np.nan
+    with pytest.raises(ValueError, match=r"non-finite value .* flat index 16"):
+        loop.run(actions, 5)
+    with pytest.raises(ValueError, match=r"actions has shape \(2, 5\), expected \(2, 6\)"):
+        loop.run(np.zeros((2, 5), np.float32), 1)
+    with pytest.raises(ValueError, match="steps must be >= 0"):
+        loop.run(np.zeros((2, 6), np.float32), -1)
+    with pytest.raises(ValueError, match="num_threads must be >= 1"):
+        loop.run(np.zeros((2, 6), np.float32), 1, num_threads=0)
+    with pytest.raises(ValueError, match="num_envs must be >= 1"):
+        _native.BareLoop(model.native, spec.make_task(model), 0)
+
+
 def test_native_pool_conveniences():
     spec = task_spec("HalfCheetah")
     model = joltgym.load_model(spec.xml_file, solver=spec.solver)

@@ -3,6 +3,7 @@
 #include "bindings/bindings.h"
 #include "bindings/render_frame.h"
 
+#include "envs/action_check.h"
 #include "pool/bare_loop.h"
 #include "pool/seed_stream.h"
 #include "pool/world_pool.h"
@@ -24,22 +25,79 @@ void BindPool(py::module_& m) {
       "One draw of the pools' per-env episode seed stream: (episode seed, next state). A pool env "
       "reset with seed s starts from state s; the single envs use the same stream, so that a single "
       "env reset with seed s runs the episodes of the vector env's env whose seed is s.");
+  py::class_<BareLoop>(m, "BareLoop",
+                       "Benchmark reference: the pool's work in a plain one-thread C++ loop (no threads, no "
+                       "Python, no checks) with the pool's episodes: the same seed stream, episode limit and "
+                       "NextStep autoreset, so with the same actions it runs JoltVectorEnv's trajectories "
+                       "(reset(seed=seed), one thread).")
+      .def(py::init([](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task, int num_envs,
+                       int max_episode_steps, std::uint64_t seed) {
+             if (num_envs < 1) throw py::value_error("num_envs must be >= 1, got " + std::to_string(num_envs));
+             if (max_episode_steps < 0) throw py::value_error("max_episode_steps must be >= 0 (0: no limit)");
+             py::gil_scoped_release release;
+             return std::make_unique<BareLoop>(model, task, num_envs, max_episode_steps, seed);
+           }),
+           py::arg("model"), py::arg("task"), py::arg("num_envs"), py::arg("max_episode_steps") = 1000,
+           py::arg("seed") = 0)
+      .def_property_readonly("num_envs", &BareLoop::num_envs)
+      .def(
+          "run",
+          [](BareLoop& self, const py::object& actions, int steps, int num_threads) {
+            if (steps < 0) throw py::value_error("steps must be >= 0, got " + std::to_string(steps));
+            if (num_threads < 1) throw py::value_error("num_threads must be >= 1, got " + std::to_string(num_threads));
+            const py::ssize_t n = self.num_envs(), ad = self.act_dim();
+            const py::array raw = py::array::ensure(actions);
+            const bool batched = raw && raw.ndim() == 3;
+            const py::ssize_t batches = batched ? raw.shape(0) : 1;
+            if (batched && batches < 1) throw py::value_error("actions must hold at least one batch");
+            FloatArray a = batched ? AsFloatArray(actions, {batches, n, ad}, "actions")
+                                   : AsFloatArray(actions, {n, ad}, "actions");
+            const int bad = FirstUnusableActionValue(a.data(), int(a.size()));
+            if (bad >= 0)
+              throw py::value_error("actions contain " + UnusableActionWhat(a.data()[bad]) + " at flat index " +
+                                    std::to_string(bad));
+            BareLoopSeconds seconds;
+            {
+              py::gil_scoped_release release;
+              seconds = self.Run(a.data(), int(batches), steps, num_threads);
+            }
+            return py::make_tuple(seconds.wall, seconds.cpu);
+          },
+          py::arg("actions"), py::arg("steps"), py::arg("num_threads") = 1,
+          "Steps every env `steps` times, continuing where the last call stopped; step s takes "
+          "actions[s % batches] (actions [batches, num_envs, act_dim], or one batch [num_envs, act_dim]). "
+          "num_threads > 1 splits the worlds into that many runs, each on a thread of its own through all "
+          "the steps (no per-step synchronisation). Returns (wall, CPU) seconds.")
+      .def_property_readonly(
+          "observations",
+          [](const BareLoop& self) {
+            const auto& obs = self.observations();
+            py::array_t<float> out({py::ssize_t(self.num_envs()), py::ssize_t(self.obs_dim())});
+            std::copy(obs.begin(), obs.end(), out.mutable_data());
+            return out;
+          },
+          "[num_envs, obs_dim] copy of each env's latest observation");
   m.def(
       "run_bare_loop",
       [](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task, int num_envs, int steps,
          int max_episode_steps, std::uint64_t seed) {
         if (num_envs < 1 || steps < 0) throw py::value_error("num_envs must be >= 1 and steps >= 0");
+        if (max_episode_steps < 0) throw py::value_error("max_episode_steps must be >= 0 (0: no limit)");
         BareLoopSeconds seconds;
         {
           py::gil_scoped_release release;
-          seconds = RunBareLoop(model, task, num_envs, steps, max_episode_steps, seed);
+          constexpr int kBatches = 16;
+          BareLoop loop(model, task, num_envs, max_episode_steps, seed);
+          const std::vector<float> actions = RandomActions(*model, task->act_dim(), num_envs, kBatches, seed);
+          seconds = loop.Run(actions.data(), kBatches, steps);
         }
         return py::make_tuple(seconds.wall, seconds.cpu);
       },
       py::arg("model"), py::arg("task"), py::arg("num_envs"), py::arg("steps"), py::arg("max_episode_steps") = 1000,
       py::arg("seed") = 0,
-      "Benchmark reference: step num_envs envs in a plain single-threaded C++ loop; returns (wall, CPU) "
-      "seconds, building the envs excluded.");
+      "Benchmark reference: a BareLoop of num_envs envs stepped `steps` times with random actions (16 "
+      "batches cycled, uniform over each actuator's control range); returns (wall, CPU) seconds, building "
+      "the envs excluded.");
 
   py::enum_<AutoresetMode>(m, "AutoresetMode")
       .value("NEXT_STEP", AutoresetMode::NextStep)
