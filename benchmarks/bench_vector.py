@@ -2,7 +2,8 @@
 
 Contenders, per batch size n:
   joltgym  JoltVectorEnv(n, num_threads=T), copy=True and copy=False, fixed float32 action batches
-  joltgym  run_bare_loop: the same envs stepped in a plain one-thread C++ loop (no pool, no Python)
+  joltgym  BareLoop: the same envs, seeds, actions and episodes (the same trajectories) stepped in
+           plain C++ loops, no pool and no Python; 1 thread, and N with a barrier after every step
   mujoco   mujoco.rollout (MuJoCo's C rollout, open loop, no task logic), 1 thread and N threads
   gym      gymnasium.make("<Task>-v5") stepped in a Python loop (n=1 only)
   gym      gymnasium.vector.AsyncVectorEnv of <Task>-v5 (small n only: one process per env)
@@ -45,6 +46,7 @@ TASK = "HalfCheetah"
 SOLVER = "default"  # the task's solver preset (--solver)
 MJ_ID = "HalfCheetah-v5"
 ACT_DIM = 6
+ACT_LOW, ACT_HIGH = -1.0, 1.0  # the action space's bounds (the Humanoids': ±0.4)
 N_ACTION_BATCHES = 4
 MJ_WARNINGS: set[str] = set()
 
@@ -69,7 +71,7 @@ class Contender:
         w0, c0 = time.perf_counter(), self.cpu_clock()
         own = self.run()
         wall, cpu = time.perf_counter() - w0, self.cpu_clock() - c0
-        if own is not None:  # run_bare_loop excludes building its envs
+        if own is not None:  # BareLoop.run times its own steps
             wall, cpu = own
         return wall, cpu
 
@@ -116,7 +118,9 @@ def print_machine() -> None:
 
 # ---------------------------------------------------------------- contenders
 def action_batches(n: int, seed: int = 0) -> np.ndarray:
-    return np.random.default_rng(seed).uniform(-1.0, 1.0, (N_ACTION_BATCHES, n, ACT_DIM)).astype(np.float32)
+    """Every contender's actions: uniform over the action space, as a policy's clipped samples are."""
+    shape = (N_ACTION_BATCHES, n, ACT_DIM)
+    return np.random.default_rng(seed).uniform(ACT_LOW, ACT_HIGH, shape).astype(np.float32)
 
 
 def jolt_contender(n: int, threads: int, copy: bool) -> Contender:
@@ -135,15 +139,20 @@ def jolt_contender(n: int, threads: int, copy: bool) -> Contender:
     return Contender(f"joltgym JoltVectorEnv T={threads}{label}", kind, n, threads, make, env.close)
 
 
-def bare_contender(n: int) -> Contender:
+def bare_contender(n: int, threads: int) -> Contender:
+    """The pool's work in plain C++ loops: the jolt contenders' seeds, actions and episodes (the
+    same trajectories as JoltVectorEnv), continuing across rounds as they do, so that pool
+    efficiency compares the same work (mid-episode, not fresh from reset). With 2 threads each
+    runs half the worlds through the whole round unsynchronised: the hardware's own scaling."""
     s = task_spec(TASK)
     model = joltgym.load_model(s.xml_file, solver=s.resolve_solver(SOLVER))
-    task = s.make_task(model)
+    loop = _native.BareLoop(model.native, s.make_task(model), n, max_episode_steps=s.max_episode_steps, seed=0)
+    actions = action_batches(n)
 
     def make(k: int) -> Runner:
-        return lambda: _native.run_bare_loop(model.native, task, n, k, max_episode_steps=1000, seed=0)
+        return lambda: loop.run(actions, k, num_threads=threads)
 
-    return Contender("joltgym run_bare_loop (C++, 1 thread)", "bare", n, 1, make)
+    return Contender(f"joltgym BareLoop (C++) T={threads}", "bare", n, threads, make)
 
 
 def mid_episode_states(model: mujoco.MjModel, frame_skip: int, count: int) -> np.ndarray:
@@ -153,7 +162,7 @@ def mid_episode_states(model: mujoco.MjModel, frame_skip: int, count: int) -> np
     states = np.empty((count, mujoco.mj_stateSize(model, spec)))
     rng = np.random.default_rng(1)
     for i in range(50 + count):
-        data.ctrl[:] = rng.uniform(-1.0, 1.0, model.nu)
+        data.ctrl[:] = rng.uniform(*model.actuator_ctrlrange.T)
         mujoco.mj_step(model, data, nstep=frame_skip)
         if i >= 50:
             mujoco.mj_getState(model, data, states[i - 50], spec)
@@ -170,7 +179,8 @@ def rollout_contender(n: int, threads: int, model: mujoco.MjModel, frame_skip: i
 
     def make(k: int) -> Runner:
         nstep = frame_skip * k
-        control = np.random.default_rng(2).uniform(-1.0, 1.0, (n, nstep, model.nu))
+        low, high = model.actuator_ctrlrange.T  # the action space's bounds, as the other contenders draw
+        control = np.random.default_rng(2).uniform(low, high, (n, nstep, model.nu))
         state_out = np.empty((n, nstep, nstate))
         sensor_out = np.empty((n, nstep, model.nsensordata))
 
@@ -257,7 +267,8 @@ def build_contenders(n: int, threads: list[int], args, mj_model, frame_skip: int
             out.append(jolt_contender(n, t, copy=True))
     for t in sorted({1, min(cpus, n)} & set(threads)):
         out.append(jolt_contender(n, t, copy=False))
-    out.append(bare_contender(n))
+    for t in sorted({1, min(cpus, n)} & set(threads)):
+        out.append(bare_contender(n, t))
     for t in sorted({1, cpus}):
         if t <= n:
             out.append(rollout_contender(n, t, mj_model, frame_skip))
@@ -316,8 +327,11 @@ def jolt_over(contenders: list[Contender], kind: str, attr: str = "median") -> f
 
 
 def pool_efficiency(contenders: list[Contender], t: int) -> float | None:
-    jolt, bare = best(contenders, "jolt", threads=t), best(contenders, "bare")
-    return jolt / t / bare if jolt and bare else None
+    """The pool at t threads over the bare loops at t threads (or t times one, where not run)."""
+    jolt, bare = best(contenders, "jolt", threads=t), best(contenders, "bare", threads=t)
+    if bare is None and (one := best(contenders, "bare", threads=1)):
+        bare = t * one
+    return jolt / bare if jolt and bare else None
 
 
 def fmt_ratio(value: float | None) -> str:
@@ -472,7 +486,7 @@ def print_header(args: argparse.Namespace) -> None:
         " spikes on this shared machine hit all alike.\n'best' = fastest round, 'median' = median round;"
         " the ratio tables use medians.\nper CPU-s = env steps per CPU-second of this process (all its"
         " threads); AsyncVectorEnv adds its workers'\nCPU time read live from /proc/<pid>/stat (10 ms ticks)."
-        " run_bare_loop reports its own wall and CPU time,\nwhich excludes building its envs. mujoco rollout has no"
+        " BareLoop reports its own wall and CPU time\n(the pool's seeds, actions and episodes, no pool or Python). mujoco rollout has no"
         " task logic or resets and starts from\nmid-episode states; joltgym rows include observations,"
         " rewards and auto-reset."
     )
@@ -482,9 +496,10 @@ def print_header(args: argparse.Namespace) -> None:
 
 
 def select_task(name: str) -> None:
-    global TASK, MJ_ID, ACT_DIM
+    global TASK, MJ_ID, ACT_DIM, ACT_LOW, ACT_HIGH
     TASK, MJ_ID = task_spec(name).name, f"{name}-v5"
-    ACT_DIM = gymnasium.make(MJ_ID).action_space.shape[0]
+    space = gymnasium.make(MJ_ID).action_space
+    ACT_DIM, ACT_LOW, ACT_HIGH = space.shape[0], space.low, space.high
 
 
 def main() -> None:

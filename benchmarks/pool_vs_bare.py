@@ -1,6 +1,7 @@
 """The pool's cost over the bare C++ loop, directly: CPU time of ``JoltVectorEnv.step`` (one thread,
-so the pool steps inline on the calling thread) against ``run_bare_loop``'s on the same task and
-number of envs, alternating, each from a fresh reset, actions drawn from the action space.
+so the pool steps inline on the calling thread) against ``BareLoop.run`` on the same task, envs, seed
+and actions, alternating. The two run the same trajectories (the same episodes, resets included), so
+each round compares the same work.
 
     python benchmarks/pool_vs_bare.py HumanoidStandup --envs 16 --steps 300 --rounds 5
 
@@ -25,31 +26,32 @@ def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("task")
     p.add_argument("--envs", type=int, default=256)
-    p.add_argument("--steps", type=int, default=60)
+    p.add_argument("--steps", type=int, default=60, help="env steps per env per round")
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--batches", type=int, default=8,
-                   help="random action batches the pool cycles through (0: zero actions); a Humanoid's cost depends on them")
+                   help="random action batches both cycle through (0: zero actions); a Humanoid's cost depends on them")
     args = p.parse_args(argv)
 
     env = JoltVectorEnv(args.envs, task=args.task, num_threads=1)
-    rng = np.random.default_rng(0)
+    env.reset(seed=0)
     space = env.action_space
-    actions = ([rng.uniform(space.low, space.high).astype(np.float32) for _ in range(args.batches)]
-               if args.batches > 0 else [np.zeros(space.shape, np.float32)])
+    rng = np.random.default_rng(0)
+    actions = (rng.uniform(space.low, space.high, (args.batches, *space.shape)).astype(np.float32)
+               if args.batches > 0 else np.zeros((1, *space.shape), np.float32))
     spec = task_spec(args.task)
     model = joltgym.load_model(spec.xml_file, solver=spec.solver)
-    task = spec.make_task(model)
+    loop = _native.BareLoop(model.native, spec.make_task(model), args.envs,
+                            max_episode_steps=spec.max_episode_steps, seed=0)
     per_step = 1e6 / (args.envs * args.steps)
 
     def pool() -> float:
-        env.reset(seed=0)
         start = time.process_time()
         for i in range(args.steps):
             env.step(actions[i % len(actions)])
         return time.process_time() - start
 
     def bare() -> float:
-        return _native.run_bare_loop(model.native, task, args.envs, args.steps, max_episode_steps=1000, seed=0)[1]
+        return loop.run(actions, args.steps)[1]
 
     print(f"{args.task}, {args.envs} envs x {args.steps} steps: µs per env step, pool / bare loop, efficiency")
     for _ in range(args.rounds):

@@ -8,12 +8,20 @@ function's own instructions into stages by its name: our joint rows, contact det
 solving, Jolt's per-Update bookkeeping, integration, the task (observation, reward, actuation),
 memory. Instruction counts do not depend on the machine's load, so before/after comparisons hold
 on a shared machine; they are a proxy for time (cache misses and vector width are not in them).
-Needs valgrind (``apt install valgrind``).
+Needs valgrind (``apt install valgrind``). Functions of a stripped module (pybind11 strips Release
+builds) count as "unnamed"; ``-Ccmake.define.CMAKE_STRIP=/bin/true`` on the pip command keeps their names.
+
+``--json PATH`` writes the per-stage instructions per env step, the form report.py's ``--before`` reads.
+A build from before ``EnvGroup`` existed counts inside its ``EnvInstance`` instead:
+
+    PYTHONPATH=<that build> python benchmarks/profile_step.py HalfCheetah \
+        --collect 'joltgym::EnvInstance::Step*' --collect 'joltgym::EnvInstance::Reset*' --json before.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import shutil
 import subprocess
@@ -22,12 +30,15 @@ import tempfile
 from pathlib import Path
 
 NUM_ENVS = 4  # the default of --envs
+# The functions callgrind counts inside: the env group's steps and resets. Toggles must not nest
+# (a nested match would switch collection off inside the outer one), hence only the group's.
+COLLECT = [f"joltgym::EnvGroup::{m}*" for m in ("Prepare", "StepPhysics", "Finish", "Reset")]
 
 # First match wins; matched against the demangled "file:function" callgrind reports.
 STAGES = [
     ("joint rows (ours)", r"joltgym::(PlanarPointConstraint|JointAxisConstraint|OwnConstraint|FreeJoint|Gimbal|"
                           r"ArticulationConstraint|PlanarArticulationConstraint|TreeKkt|TreeConstraint)"),
-    ("joint rows (Jolt)", r"JPH::(PointConstraint|HingeConstraint|SixDOFConstraint|SwingTwist|RotationEuler|"
+    ("joint rows (Jolt)", r"JPH::(PointConstraint|HingeConstraint|SliderConstraint|FixedConstraint|SixDOFConstraint|SwingTwist|RotationEuler|"
                           r"AxisConstraintPart|PointConstraintPart|AngleConstraintPart|DualAxisConstraintPart)"),
     ("contacts: solve", r"joltgym::SoftContact|JPH::ContactConstraintManager::(Solve|WarmStart|SetupVelocity|"
                         r"StoreApplied|sDetermineFrictionAndRestitution)"),
@@ -46,6 +57,12 @@ STAGES = [
 ]
 
 
+# Functions callgrind cannot name: pybind11 strips Release modules of their local symbols (Jolt's
+# internal helpers then land here). A build that keeps them:
+#     pip install --no-build-isolation -e . -Ccmake.define.CMAKE_STRIP=/bin/true
+UNNAMED = "unnamed (stripped module)"
+
+
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("task")
@@ -56,6 +73,11 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="override one of the task's solver settings, e.g. substeps=1 (repeatable); "
                         "preset=fast starts from the task's fast preset")
     p.add_argument("--top", type=int, default=10, help="also list the costliest functions")
+    p.add_argument("--collect", action="append", default=None, metavar="PATTERN",
+                   help="count inside the functions matching this callgrind pattern instead (repeatable); "
+                        f"default {' '.join(COLLECT)}")
+    p.add_argument("--json", type=Path, default=None, metavar="PATH",
+                   help="also write the instructions per env step by stage (and in all) here")
     return p.parse_args(argv)
 
 
@@ -75,8 +97,9 @@ _native.run_bare_loop(model.native, s.make_task(model), int(sys.argv[3]), steps,
 """
 
 
-def function_costs(task: str, steps: int, overrides: list[str], envs: int = NUM_ENVS) -> dict[str, int]:
-    """Each function's own instructions inside EnvGroup's Prepare, StepPhysics, Finish and Reset."""
+def function_costs(task: str, steps: int, overrides: list[str], envs: int = NUM_ENVS,
+                   collect: list[str] | None = None) -> dict[str, int]:
+    """Each function's own instructions inside the `collect` functions (default COLLECT)."""
     if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
         sys.exit("profile_step.py needs valgrind and callgrind_annotate on PATH")
     with tempfile.TemporaryDirectory() as tmp:
@@ -86,7 +109,7 @@ def function_costs(task: str, steps: int, overrides: list[str], envs: int = NUM_
         # The real interpreter, not a shim script that would exec it outside valgrind's view.
         python = Path(sys.executable).resolve()
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        *[f"--toggle-collect=joltgym::EnvGroup::{m}*" for m in ("Prepare", "StepPhysics", "Finish", "Reset")],
+                        *[f"--toggle-collect={pattern}" for pattern in (collect or COLLECT)],
                         str(python), str(script), task, str(steps), str(envs), *overrides],
                        check=True, capture_output=True, text=True)
         report = subprocess.run(["callgrind_annotate", "--inclusive=no", "--threshold=100", str(out)],
@@ -102,6 +125,8 @@ def function_costs(task: str, steps: int, overrides: list[str], envs: int = NUM_
 
 def stage_of(name: str) -> str:
     function = name.split(":", 1)[1] if name.startswith(("???:", "/", ".")) else name
+    if re.fullmatch(r"0x[0-9a-f]+", function):
+        return UNNAMED
     for stage, pattern in STAGES:
         if re.search(pattern, function):
             return stage
@@ -119,10 +144,15 @@ def stage_costs(costs: dict[str, int]) -> dict[str, int]:
 
 def main(argv=None) -> None:
     args = parse_args(argv)
-    costs = function_costs(args.task, args.steps, args.solver, args.envs)
+    costs = function_costs(args.task, args.steps, args.solver, args.envs, args.collect)
     env_steps = args.envs * args.steps
     total = sum(costs.values())
+    if total == 0:
+        sys.exit(f"no instructions counted inside {args.collect or COLLECT}: does this build have them?")
     stages = stage_costs(costs)
+    if args.json:
+        args.json.write_text(json.dumps({"task": args.task, "envs": args.envs, "steps": args.steps,
+                                         "stages": {k: v / env_steps for k, v in stages.items()}}, indent=1))
     print(f"{args.task} {' '.join(args.solver)}: {total / env_steps:,.0f} instructions per env step "
           f"({args.envs} envs x {args.steps} steps, resets included)")
     print(f"| stage | instructions / env step | share |\n|---|---|---|")
