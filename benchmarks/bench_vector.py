@@ -262,13 +262,16 @@ def build_contenders(n: int, threads: list[int], args, mj_model, frame_skip: int
         out.append(async_contender(n, args.async_workers))
     if n == 1:
         out.append(gym_contender())
+    # Each BareLoop right after the pool at its thread count: pool efficiency is taken round by
+    # round, so the two run next to each other in every round (the order only rotates).
+    bare_threads = sorted({1, min(cpus, n)} & set(threads))
     for t in threads:
         if t <= n:
             out.append(jolt_contender(n, t, copy=True))
-    for t in sorted({1, min(cpus, n)} & set(threads)):
+            if t in bare_threads:
+                out.append(bare_contender(n, t))
+    for t in bare_threads:
         out.append(jolt_contender(n, t, copy=False))
-    for t in sorted({1, min(cpus, n)} & set(threads)):
-        out.append(bare_contender(n, t))
     for t in sorted({1, cpus}):
         if t <= n:
             out.append(rollout_contender(n, t, mj_model, frame_skip))
