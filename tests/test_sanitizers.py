@@ -6,8 +6,8 @@ built as usual for both kinds (from ccache where the machine has it).
 
 What runs where, and why the rest does not:
 - ASan + UBSan: the whole suite but what starts other interpreters (RLlib, the side virtual
-  environments, the examples, the spawn-pickling test: a child imports the installed module, not
-  this build), what measures memory (test_resources: ASan's quarantine holds freed memory) and the
+  environments, the examples, the benchmark scripts, the spawn-pickling test: a child imports the
+  installed module, not this build), what measures memory (test_resources: ASan's quarantine holds freed memory) and the
   SB3 training run (minutes under ASan, and no native code the rest does not reach).
 - TSan: the tests that step envs on threads (the pool, packed worlds, concurrent callers, vector
   envs). Python and Jolt are not instrumented; TSan still sees every lock and thread through its
@@ -34,7 +34,8 @@ KINDS = {
         options={"ASAN_OPTIONS": "detect_leaks=0", "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"},
         tests=["tests"],
         ignore=["tests/test_sanitizers.py", "tests/test_rllib.py", "tests/rllib", "tests/test_oldest_gymnasium.py",
-                "tests/test_examples.py", "tests/test_resources.py", "tests/test_sb3_adapter.py"],
+                "tests/test_examples.py", "tests/test_resources.py", "tests/test_sb3_adapter.py",
+                "tests/test_benchmark_scripts.py"],
         deselect=["tests/test_pickling.py::test_vector_env_unpickled_in_another_process_runs_the_same_episodes"],
     ),
     "thread": dict(
