@@ -1,6 +1,5 @@
 #include "pool/bare_loop.h"
 
-#include "pool/seed_stream.h"
 #include "pool/world_pool.h"
 
 #include <algorithm>
@@ -30,11 +29,8 @@ BareLoop::BareLoop(ModelPtr model, std::shared_ptr<const Task> task, int num_env
 }
 
 void BareLoop::ResetEnv(int i) {
-  Slot& slot = slots_[size_t(i)];
-  groups_[size_t(i / per_world_)]->Reset(i % per_world_, NextSeed(slot.seed_state), obs_.data() + size_t(i) * obs_dim(),
+  groups_[size_t(i / per_world_)]->Reset(i % per_world_, slots_[size_t(i)].Begin(), obs_.data() + size_t(i) * obs_dim(),
                                         infos_.data() + size_t(i) * task_->info_layout().size());
-  slot.elapsed = 0;
-  slot.done = false;
 }
 
 void BareLoop::StepGroup(int g, const float* actions, StepContext& ctx) {
@@ -49,15 +45,14 @@ void BareLoop::StepGroup(int g, const float* actions, StepContext& ctx) {
   if (any_steps) group.StepPhysics(ctx);
   for (int k = 0; k < group.size(); ++k) {
     const int i = first + k;
-    Slot& slot = slots_[size_t(i)];
+    EpisodeSlot& slot = slots_[size_t(i)];
     if (slot.done) {
       ResetEnv(i);
       continue;
     }
     const StepOutcome out = group.Finish(k, actions + size_t(i) * act_dim(), obs_.data() + size_t(i) * obs_dim(),
                                          infos_.data() + size_t(i) * task_->info_layout().size());
-    ++slot.elapsed;
-    slot.done = out.terminated || out.diverged || (max_episode_steps_ > 0 && slot.elapsed >= max_episode_steps_);
+    slot.Count(out, max_episode_steps_);
   }
 }
 

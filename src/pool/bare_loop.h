@@ -10,6 +10,7 @@
 #pragma once
 
 #include "envs/env_group.h"
+#include "pool/episode_slot.h"
 
 #include <cstdint>
 #include <memory>
@@ -42,11 +43,6 @@ class BareLoop {
   const std::vector<float>& observations() const { return obs_; }
 
  private:
-  struct Slot {
-    std::uint64_t seed_state = 0;
-    int elapsed = 0;
-    bool done = false;
-  };
   void StepGroup(int g, const float* actions, StepContext& ctx);
   // Steps groups [first, last) `steps` times; with a barrier, waits at it after each step.
   void RunGroups(int first, int last, const float* actions, int batches, int steps, StepContext& ctx,
@@ -58,7 +54,7 @@ class BareLoop {
   int per_world_;
   int max_episode_steps_;
   std::vector<std::unique_ptr<EnvGroup>> groups_;
-  std::vector<Slot> slots_;
+  std::vector<EpisodeSlot> slots_;
   std::vector<float> obs_;
   std::vector<double> infos_;
   std::vector<std::unique_ptr<StepContext>> contexts_;  // one per thread: Jolt's scratch is not shared

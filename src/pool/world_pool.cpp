@@ -1,7 +1,6 @@
 #include "pool/world_pool.h"
 
 #include "envs/action_check.h"
-#include "pool/seed_stream.h"
 
 #include <algorithm>
 #include <chrono>
@@ -87,9 +86,7 @@ WorldPool::WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_e
 }
 
 void WorldPool::ResetEnv(int i, float* obs, double* info_row) {
-  groups_[size_t(GroupOf(i))]->Reset(i % robots_per_world_, NextSeed(slots_[i].seed_state), obs, info_row);
-  slots_[i].elapsed = 0;
-  slots_[i].done = false;
+  groups_[size_t(GroupOf(i))]->Reset(i % robots_per_world_, slots_[i].Begin(), obs, info_row);
 }
 
 void WorldPool::StepGroup(int g, const float* actions, const PoolStepOutput& out, StepContext& ctx) {
@@ -115,7 +112,7 @@ void WorldPool::FinishEnv(int i, const float* action, const PoolStepOutput& out)
   const size_t columns = size_t(info_size());
   float* obs = out.obs + size_t(i) * od;
   double* info = out.infos + size_t(i) * columns;
-  Slot& slot = slots_[i];
+  EpisodeSlot& slot = slots_[i];
   if (out.diverged) out.diverged[i] = false;
   if (out.was_reset[i]) {
     ResetEnv(i, obs, info);
@@ -124,14 +121,11 @@ void WorldPool::FinishEnv(int i, const float* action, const PoolStepOutput& out)
     return;
   }
   const StepOutcome outcome = groups_[size_t(GroupOf(i))]->Finish(i % robots_per_world_, action, obs, info);
-  ++slot.elapsed;
+  const bool truncated = slot.Count(outcome, max_episode_steps_);
   if (out.diverged) out.diverged[i] = outcome.diverged;
-  const bool truncated =
-      (max_episode_steps_ > 0 && slot.elapsed >= max_episode_steps_) || (outcome.diverged && !outcome.terminated);
   out.rewards[i] = outcome.reward;
   out.terminated[i] = outcome.terminated;
   out.truncated[i] = truncated;
-  slot.done = outcome.terminated || truncated;
   if (slot.done && mode_ == AutoresetMode::SameStep) {
     std::copy(obs, obs + od, out.final_obs + size_t(i) * od);
     std::copy(info, info + columns, out.final_infos + size_t(i) * columns);

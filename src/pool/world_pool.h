@@ -9,6 +9,7 @@
 #pragma once
 
 #include "envs/env_group.h"
+#include "pool/episode_slot.h"
 #include "pool/thread_pool.h"
 
 #include <cstdint>
@@ -80,11 +81,6 @@ class WorldPool {
   int RobotOfEnv(int i) const { return robots_per_world_ > 1 ? i % robots_per_world_ : -1; }
 
  private:
-  struct Slot {
-    std::uint64_t seed_state = 0;
-    int elapsed = 0;
-    bool done = false;
-  };
   struct Batch;  // one Reset or Step call, shared with the workers
 
   void CheckActions(const float* actions) const;
@@ -110,7 +106,7 @@ class WorldPool {
   // with it). Which worker runs a group never changes its results.
   std::vector<int> step_order_;
   std::vector<double> step_seconds_;
-  std::vector<Slot> slots_;
+  std::vector<EpisodeSlot> slots_;
   std::vector<std::unique_ptr<StepContext>> contexts_;  // one per worker thread: Jolt scratch is not shared
   int max_episode_steps_;
   AutoresetMode mode_;
