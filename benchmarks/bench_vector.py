@@ -64,10 +64,17 @@ class Contender:
     cpu_clock: Callable[[], float] = time.process_time
     steps: int = 1
     run: Runner | None = None
+    # A BareLoop follows the pool it is paired with: it makes the same calls with the same step
+    # counts, calibration included, so round r of both starts at the same step of the same
+    # trajectories (a Humanoid's step costs more once it lies on the floor).
+    follows: "Contender | None" = None
+    calls: list[int] = field(default_factory=list)  # vector steps per call so far
+    observations: Callable[[], np.ndarray] | None = None  # joltgym's: every env's latest observation
     wall_rates: list[float] = field(default_factory=list)
     cpu_rates: list[float] = field(default_factory=list)
 
     def timed(self) -> tuple[float, float]:
+        self.calls.append(self.steps)
         w0, c0 = time.perf_counter(), self.cpu_clock()
         own = self.run()
         wall, cpu = time.perf_counter() - w0, self.cpu_clock() - c0
@@ -136,14 +143,15 @@ def jolt_contender(n: int, threads: int, copy: bool) -> Contender:
         return run
 
     kind, label = ("jolt", "") if copy else ("jolt-nocopy", ", copy=False")
-    return Contender(f"joltgym JoltVectorEnv T={threads}{label}", kind, n, threads, make, env.close)
+    return Contender(f"joltgym JoltVectorEnv T={threads}{label}", kind, n, threads, make, env.close,
+                     observations=lambda: env._obs.copy())
 
 
-def bare_contender(n: int, threads: int) -> Contender:
-    """The pool's work in plain C++ loops: the jolt contenders' seeds, actions and episodes (the
-    same trajectories as JoltVectorEnv), continuing across rounds as they do, so that pool
-    efficiency compares the same work (mid-episode, not fresh from reset). With 2 threads each
-    runs half the worlds through the whole round unsynchronised: the hardware's own scaling."""
+def bare_contender(n: int, threads: int, pool: Contender) -> Contender:
+    """The pool's work in plain C++ loops: the seeds, actions and episodes of ``pool`` (the same
+    trajectories as its JoltVectorEnv), in the same calls (``follows``), so that pool efficiency
+    compares the same work, round by round. With N threads each runs a fixed share of the worlds
+    and all wait at a barrier after every step."""
     s = task_spec(TASK)
     model = joltgym.load_model(s.xml_file, solver=s.resolve_solver(SOLVER))
     loop = _native.BareLoop(model.native, s.make_task(model), n, max_episode_steps=s.max_episode_steps, seed=0)
@@ -152,7 +160,8 @@ def bare_contender(n: int, threads: int) -> Contender:
     def make(k: int) -> Runner:
         return lambda: loop.run(actions, k, num_threads=threads)
 
-    return Contender(f"joltgym BareLoop (C++) T={threads}", "bare", n, threads, make)
+    return Contender(f"joltgym BareLoop (C++) T={threads}", "bare", n, threads, make, follows=pool,
+                     observations=lambda: np.array(loop.observations))
 
 
 def mid_episode_states(model: mujoco.MjModel, frame_skip: int, count: int) -> np.ndarray:
@@ -269,7 +278,7 @@ def build_contenders(n: int, threads: list[int], args, mj_model, frame_skip: int
         if t <= n:
             out.append(jolt_contender(n, t, copy=True))
             if t in bare_threads:
-                out.append(bare_contender(n, t))
+                out.append(bare_contender(n, t, out[-1]))
     for t in bare_threads:
         out.append(jolt_contender(n, t, copy=False))
     for t in sorted({1, cpus}):
@@ -284,12 +293,19 @@ def build_contenders(n: int, threads: list[int], args, mj_model, frame_skip: int
 
 # ---------------------------------------------------------------- timing
 def calibrate(c: Contender, round_seconds: float) -> None:
-    """Pick vector steps per round so one round takes about round_seconds."""
-    c.run = c.make(1)
-    c.run()  # warm-up: first touch of buffers, caches, lazy initialisation
+    """Pick vector steps per round so one round takes about round_seconds; a contender that
+    follows another repeats its calls instead (which must have been calibrated first)."""
+    if c.follows is not None:
+        for k in c.follows.calls:
+            c.steps, c.run = k, c.make(k)
+            c.timed()
+        c.steps, c.run = c.follows.steps, c.make(c.follows.steps)
+        return
+    c.steps, c.run = 1, c.make(1)
+    c.timed()  # warm-up: first touch of buffers, caches, lazy initialisation
     k = 1
     while True:
-        c.run = c.make(k)
+        c.steps, c.run = k, c.make(k)
         wall, _ = c.timed()
         if wall >= round_seconds / 10 or k >= 1 << 20:
             break

@@ -126,8 +126,8 @@ def speed_row(result: dict) -> dict:
     # CPU time, as the speed columns (the pool steps inline on the calling thread, so its wall-clock
     # differs from its CPU time only by the moments this VM took the core away: HalfCheetah's wall
     # ratio read 91% in two reports where its CPU ratio measured 0.97-1.02). Two threads: wall-clock
-    # against the bare loops on two threads, each running its half of the worlds unsynchronised: the
-    # pool's own cost, without the machine's (the scaling column has both).
+    # against the bare loop on two threads, a barrier after every step: the pool's own cost, without
+    # the machine's (the scaling column has both).
     return {
         "jolt_cpu": jolt1,
         "envpool_1": ratio(jolt1, median_rate(result, SIZE, "envpool", 1, cpu=True)),
@@ -274,7 +274,7 @@ def profile_table(results: dict[str, dict], before: dict | None) -> list[str]:
 
 def write(args, results: dict[str, dict], header: dict, before: dict | None) -> str:
     before_label = "" if before is None else (
-        f" In brackets and on the \"before\" lines: the build issue 12 started from ({before['header']['build']}), "
+        f" In brackets and on the \"before\" lines: {before['header']['build']}, "
         f"measured by `report.py --no-speed` on {before['header']['date']} (`{args.before.name}`).")
     lines = [
         "# joltgym performance report",
@@ -289,9 +289,10 @@ def write(args, results: dict[str, dict], header: dict, before: dict | None) -> 
         f"Speed at {SIZE} envs, per CPU-second (joltgym's `JoltVectorEnv` over the peer at the same thread count; "
         f"MuJoCo's C rollout is raw physics without task logic, each side at its best thread count); every contender's "
         f"actions uniform over the action space. AsyncVectorEnv: wall-clock at {ASYNC_SIZE} envs. Pool efficiency: the "
-        f"pool's rate over `BareLoop`'s (the same envs, seeds, actions and episodes in a plain one-thread C++ loop: "
-        f"the same trajectories, so the same work), per CPU-second at 1 thread, and at 2 wall-clock against `BareLoop` on "
-        f"2 threads (each running half the worlds through the round, unsynchronised), the median of the rounds' ratios. Scaling: 2 threads over 1, wall-clock, median [min–max] over rounds. "
+        f"pool's rate over `BareLoop`'s (the same envs, seeds, actions and episodes in plain C++ loops, in the same "
+        f"calls: round by round the same steps of the same trajectories, so the same work), per CPU-second at 1 thread, "
+        f"and at 2 wall-clock against `BareLoop` on 2 threads (a fixed half of the worlds each, a barrier after every "
+        f"step), the median of the rounds' ratios. Scaling: 2 threads over 1, wall-clock, median [min–max] over rounds. "
         f"✓ marks a met target. The last column is the issue's own table, measured when it was filed.",
         "",
         *speed_table(results),

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
@@ -39,3 +40,26 @@ def test_pool_vs_bare_compares_the_same_trajectories():
     text = run("pool_vs_bare.py", "Hopper", "--envs", "10", "--steps", "40", "--rounds", "2")
     ratios = [float(m) for m in re.findall(r"^\s+[\d.]+\s+[\d.]+\s+([\d.]+)$", text, re.M)]
     assert len(ratios) == 2 and all(r > 0 for r in ratios)
+
+
+def test_bench_vector_bare_loop_runs_the_pools_steps_round_by_round(monkeypatch):
+    """Pool efficiency is a per-round ratio: each BareLoop must be at the same step of the same
+    trajectories as its pool after calibration and after every round, or the ratio compares a
+    standing Humanoid with one on the floor."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    import bench_vector as bv
+
+    bv.select_task("Hopper")
+    contenders = []
+    for threads in (1, 2):
+        pool = bv.jolt_contender(6, threads, copy=True)
+        contenders += [pool, bv.bare_contender(6, threads, pool)]
+    try:
+        bv.measure_size(contenders, rounds=2, round_seconds=0.01)
+        for pool, bare in (contenders[:2], contenders[2:]):
+            assert bare.calls == pool.calls and sum(pool.calls) > 2 * pool.steps
+            assert sum(pool.calls) > 60  # past Hopper's first falls: resets included
+            np.testing.assert_array_equal(bare.observations(), pool.observations())
+    finally:
+        for c in contenders:
+            c.close()

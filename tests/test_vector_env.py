@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -232,6 +234,34 @@ def test_returned_observations_are_copies_unless_asked():
     a, _ = fast.reset(seed=0)
     b, *_ = fast.step(np.zeros((2, 6), np.float32))
     assert np.shares_memory(a, b)
+
+
+def test_returned_arrays_stay_the_callers_through_later_steps_and_resets():
+    """Each step's observations, rewards, flags and info arrays are new: later steps, autoresets
+    and a partial reset leave the ones a caller kept (e.g. in a rollout buffer) as they were."""
+    venv = JoltVectorEnv(3, task="Hopper", max_episode_steps=20)
+    obs, _ = venv.reset(seed=0)
+    rng = np.random.default_rng(0)
+    kept = []
+    for step in range(45):  # through two truncations, each followed by a NextStep reset
+        out = venv.step(rng.uniform(-1, 1, (3, 3)).astype(np.float32))
+        kept.append((out, copy.deepcopy(out)))
+        if step == 30:
+            obs, _ = venv.reset(options={"reset_mask": np.array([True, False, False])})
+            assert not np.shares_memory(obs, out[0])
+    assert any(out[3].any() for out, _ in kept)  # a truncation
+    assert any(not out[4]["_reward_forward"].all() for out, _ in kept)  # a step that reset an env
+    for (obs, rewards, terminated, truncated, infos), (obs0, rewards0, terminated0, truncated0, infos0) in kept:
+        np.testing.assert_array_equal(obs, obs0)
+        assert rewards.dtype == np.float64 and rewards.shape == (3,)
+        np.testing.assert_array_equal(rewards, rewards0)
+        np.testing.assert_array_equal(terminated, terminated0)
+        np.testing.assert_array_equal(truncated, truncated0)
+        assert infos.keys() == infos0.keys()
+        for key in infos:
+            np.testing.assert_array_equal(infos[key], infos0[key])
+    masks = [infos[k] for (_, _, _, _, infos), _ in kept for k in infos if k.startswith("_")]
+    assert len({id(m) for m in masks}) == len(masks)  # every mask its own array
 
 
 def test_stock_vector_wrappers_work():

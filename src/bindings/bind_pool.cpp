@@ -14,6 +14,31 @@
 
 namespace joltgym::bindings {
 
+namespace {
+
+// Gymnasium's vector infos from the pool's info rows [n, layout.size()]: per key a new array of
+// its column(s) and a new `_key` mask of the envs it is valid for (an env reset in this call has
+// only its reset keys).
+py::dict StepInfos(const InfoLayout& layout, const double* rows, const bool* was_reset, py::ssize_t n) {
+  const size_t columns = size_t(layout.size());
+  py::dict infos;
+  for (const InfoLayout::Key& key : layout.keys()) {
+    const int width = key.slot.width;
+    py::array_t<double> values = width == 1 ? py::array_t<double>(n) : py::array_t<double>({n, py::ssize_t(width)});
+    double* v = values.mutable_data();
+    for (py::ssize_t i = 0; i < n; ++i)
+      for (int c = 0; c < width; ++c) v[i * width + c] = rows[size_t(i) * columns + size_t(key.slot.offset + c)];
+    py::array_t<bool> valid(n);
+    bool* m = valid.mutable_data();
+    for (py::ssize_t i = 0; i < n; ++i) m[i] = key.at_reset || !was_reset[i];
+    infos[py::str(key.name)] = values;
+    infos[py::str("_" + key.name)] = valid;
+  }
+  return infos;
+}
+
+}  // namespace
+
 void BindPool(py::module_& m) {
   m.def(
       "next_seed",
@@ -66,8 +91,8 @@ void BindPool(py::module_& m) {
           py::arg("actions"), py::arg("steps"), py::arg("num_threads") = 1,
           "Steps every env `steps` times, continuing where the last call stopped; step s takes "
           "actions[s % batches] (actions [batches, num_envs, act_dim], or one batch [num_envs, act_dim]). "
-          "num_threads > 1 splits the worlds into that many runs, each on a thread of its own through all "
-          "the steps (no per-step synchronisation). Returns (wall, CPU) seconds.")
+          "num_threads > 1 splits the worlds into that many fixed runs, each on a thread of its own, all "
+          "waiting at a barrier after every step (as a synchronous vector step must). Returns (wall, CPU) seconds.")
       .def_property_readonly(
           "observations",
           [](const BareLoop& self) {
@@ -183,6 +208,40 @@ void BindPool(py::module_& m) {
           py::arg("diverged") = py::none(),
           "Step every env into the given buffers; `diverged` (optional, bool [n]) flags envs whose physics "
           "diverged (their episodes are truncated).")
+      .def(
+          "step_arrays",
+          [](WorldPool& self, const py::object& actions, const py::object& obs, py::array rewards, py::array infos,
+             py::array was_reset, py::array final_obs, py::array final_infos, py::array diverged) {
+            const py::ssize_t n = self.num_envs(), columns = py::ssize_t(self.info_size());
+            auto a = AsFloatArray(actions, {n, self.act_dim()}, "actions");
+            py::array obs_out = obs.is_none() ? py::array(py::array_t<float>({n, py::ssize_t(self.obs_dim())}))
+                                              : obs.cast<py::array>();
+            py::array terminated = py::array_t<bool>(n), truncated = py::array_t<bool>(n);
+            PoolStepOutput out;
+            out.obs = Writable<float>(obs_out, {n, self.obs_dim()}, "obs");
+            out.rewards = Writable<float>(rewards, {n}, "rewards");
+            out.terminated = Writable<bool>(terminated, {n}, "terminated");
+            out.truncated = Writable<bool>(truncated, {n}, "truncated");
+            out.infos = Writable<double>(infos, {n, columns}, "infos");
+            out.was_reset = Writable<bool>(was_reset, {n}, "was_reset");
+            out.final_obs = Writable<float>(final_obs, {n, self.obs_dim()}, "final_obs");
+            out.final_infos = Writable<double>(final_infos, {n, columns}, "final_infos");
+            out.diverged = Writable<bool>(diverged, {n}, "diverged");
+            {
+              py::gil_scoped_release release;
+              self.Step(a.data(), out);
+            }
+            py::array_t<double> rewards64(n);
+            std::copy(out.rewards, out.rewards + n, rewards64.mutable_data());
+            return py::make_tuple(obs_out, rewards64, terminated, truncated,
+                                  StepInfos(self.task().info_layout(), out.infos, out.was_reset, n));
+          },
+          py::arg("actions"), py::arg("obs"), py::arg("rewards"), py::arg("infos"), py::arg("was_reset"),
+          py::arg("final_obs"), py::arg("final_infos"), py::arg("diverged"),
+          "Step every env; returns Gymnasium's (obs, rewards as float64, terminated, truncated, infos) in new "
+          "arrays: obs into `obs` unless None. infos holds a [n] (or [n, width]) array per key and its `_key` "
+          "mask: an env reset in this call reports its reset info, and only keys reported at reset. The "
+          "buffers are step_into's, and hold the same afterwards.")
       // Allocating conveniences (the original WorldPool API); JoltVectorEnv uses the *_into calls.
       .def(
           "reset_all",
