@@ -124,7 +124,8 @@ void BindModel(py::module_& m) {
       .def_readwrite("soft_contacts", &SolverDesc::soft_contacts)
       .def_readwrite("planar_links", &SolverDesc::planar_links)
       .def_readwrite("joint_rows_last", &SolverDesc::joint_rows_last)
-      .def_readwrite("articulated_joints", &SolverDesc::articulated_joints);
+      .def_readwrite("articulated_joints", &SolverDesc::articulated_joints)
+      .def_readwrite("explicit_bias", &SolverDesc::explicit_bias);
   py::class_<ModelDesc>(m, "ModelDesc")
       .def(py::init<>())
       .def_readwrite("name", &ModelDesc::name)

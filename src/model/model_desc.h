@@ -149,6 +149,11 @@ struct SolverDesc {
   // Every joint row of a robot solved exactly per iteration over its tree
   // (articulation_constraint.h), where the robot is one that supports it.
   bool articulated_joints = false;
+  // A planar articulated robot's velocity-product (Coriolis and centripetal) forces taken
+  // explicitly at the start of each update, in MuJoCo's joint coordinates, as MuJoCo's Euler
+  // integrator takes them (PlanarArticulationConstraint::ReexpressVelocities); false: carried
+  // by projecting the tree's momentum onto its new pose.
+  bool explicit_bias = false;
 };
 
 struct ModelDesc {

@@ -80,6 +80,34 @@ void PlanarArticulationConstraint::BuildMotions() {
   }
 }
 
+void PlanarArticulationConstraint::ReexpressVelocities() {
+  BuildMotions();
+  double x[kMaxRates] = {};
+  double turn[kMaxBodies];
+  for (size_t i = 0; i < bodies_.size(); ++i) turn[i] = bodies_[i].body->GetAngularVelocity().Dot(n_);
+  if (root_rates_ == 3) {
+    const JPH::Vec3 v = bodies_[0].body->GetLinearVelocity();
+    x[0] = v.Dot(u_);
+    x[1] = v.Dot(w_);
+    x[2] = turn[0];
+  }
+  for (size_t k = 0; k < hinges_.size(); ++k) {
+    const ArticulatedHinge& h = hinges_[k];
+    x[HingeRate(int(k))] = turn[size_t(h.body)] - (h.parent >= 0 ? turn[size_t(h.parent)] : 0.0);
+  }
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    const BodyMotion& m = motion_[i];
+    double tu = 0.0, tw = 0.0;
+    for (int c = 0; c < m.count; ++c) {
+      tu += m.tu[c] * x[m.rate[c]];
+      tw += m.tw[c] * x[m.rate[c]];
+    }
+    JPH::MotionProperties* mp = bodies_[i].body->GetMotionProperties();
+    const JPH::Vec3 v = mp->GetLinearVelocity();
+    mp->SetLinearVelocity(v + float(tu - v.Dot(u_)) * u_ + float(tw - v.Dot(w_)) * w_);
+  }
+}
+
 void PlanarArticulationConstraint::BuildContacts(float dt) {
   using Point = JointSpaceContacts<2>::Point;
   contacts_.Build(

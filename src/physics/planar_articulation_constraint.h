@@ -57,6 +57,14 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeCon
     contacts_.AttachSelf(body1, body2, contacts);
   }
 
+  // Between updates: each body's linear velocity made the one its tree's rates (the root's
+  // velocity and turn, the hinges' relative turns) give at the bodies' current poses. Jolt's
+  // integration leaves them as the rates gave them at the poses before, and the projection at
+  // the next update then turns that lag into the velocity-product forces implicitly; with the
+  // velocities re-expressed, the robot's bias accelerations can be taken explicitly instead
+  // (SolverDesc::explicit_bias, Robot::BeforeUpdate), as MuJoCo's Euler integrator does.
+  void ReexpressVelocities();
+
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
   void ResetWarmStart() override {}
   void SetupVelocityConstraint(float dt) override;

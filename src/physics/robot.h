@@ -29,6 +29,7 @@ class World;
 struct ArticulatedHinge;
 class TreeContactSolver;
 class TreeConstraint;
+class PlanarArticulationConstraint;
 
 class Robot : private BiasAccelerationSource {
  public:
@@ -121,6 +122,8 @@ class Robot : private BiasAccelerationSource {
   void BeginAxisRows(float h);
   // Each body's bias acceleration at its current velocities (robot_bias.cpp).
   void ComputeBiasAccelerations();
+  // Each articulated body's velocity less h times its bias acceleration (SolverDesc::explicit_bias).
+  void TakeBiasExplicitly(float h);
   // The soft contacts' BiasAccelerationSource: ComputeBiasAccelerations once per update, when first asked.
   const BiasAcceleration& BiasOf(int body) override;
   // A scalar joint's JointRate, computed once per update (BeforeUpdate's uses share it).
@@ -177,6 +180,9 @@ class Robot : private BiasAccelerationSource {
   std::vector<std::pair<TreeContactSolver*, int>> contact_solver_of_;
   // The articulations whose trees Jolt's contacts touch (AfterUpdate places them once more).
   std::vector<TreeConstraint*> touched_trees_;
+  // The planar articulations whose velocities are re-expressed before each update
+  // (SolverDesc::explicit_bias); empty when that is off.
+  std::vector<PlanarArticulationConstraint*> explicit_bias_trees_;
   std::vector<float> angle_;                         // unwrapped q - qpos0 per joint
   std::vector<GimbalCoordinates> gimbal_;            // per body, current (gimbal bodies only)
   std::vector<GimbalCoordinates> gimbal_next_;       // per body, predicted one update ahead

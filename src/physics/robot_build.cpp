@@ -253,6 +253,7 @@ void Robot::AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::u
     TreeConstraint* constraint = nullptr;
     if (planar_normal_ >= 0) {  // the model's hinges are planar links
       auto* articulation = new PlanarArticulationConstraint(std::move(tree), std::move(tree_hinges), planar_normal_, priority);
+      if (m.solver().explicit_bias) explicit_bias_trees_.push_back(articulation);
       solver = articulation;
       constraint = articulation;
     } else {

@@ -2,6 +2,7 @@
 // and the coordinates its joint rows need; then the bookkeeping after the update.
 #include "physics/robot.h"
 
+#include "physics/planar_articulation_constraint.h"
 #include "physics/tree_constraint.h"
 
 #include <algorithm>
@@ -11,20 +12,48 @@ namespace joltgym {
 
 void Robot::BeforeUpdate(float h) {
   ++update_count_;  // the joint rates of JointRateThisUpdate are those of this update's start
+  biases_fresh_ = false;
+  if (!explicit_bias_trees_.empty()) {
+    // Velocities consistent with the current poses first, so that everything this update
+    // measures (contact and limit rows, the bias accelerations) sees MuJoCo's qvel at qpos.
+    for (PlanarArticulationConstraint* tree : explicit_bias_trees_) tree->ReexpressVelocities();
+    ComputeBiasAccelerations();
+    biases_fresh_ = true;
+  }
   ApplyActuation();
   ApplyJointSprings();
   if (model_->has_fluid()) ApplyFluidForces();
   BeginAxisRows(h);
-  biases_fresh_ = false;
   for (size_t i = 0; i < soft_contacts_.size(); ++i) soft_contacts_[i]->BeginStep(h, *this, soft_contact_body_[i]);
-  if (self_contacts_.empty()) return;
-  for (size_t b = 0; b < bodies_.size(); ++b) self_contact_frames_[b] = bodies_[b]->GetWorldTransform();
-  const auto& self = model_->self_contacts();
-  for (size_t i = 0; i < self_contacts_.size(); ++i)
-    self_contacts_[i]->BeginStep(h, *this, self[i].body1, self[i].body2, self_contact_frames_.data());
+  if (!self_contacts_.empty()) {
+    for (size_t b = 0; b < bodies_.size(); ++b) self_contact_frames_[b] = bodies_[b]->GetWorldTransform();
+    const auto& self = model_->self_contacts();
+    for (size_t i = 0; i < self_contacts_.size(); ++i)
+      self_contacts_[i]->BeginStep(h, *this, self[i].body1, self[i].body2, self_contact_frames_.data());
+  }
+  if (!explicit_bias_trees_.empty()) TakeBiasExplicitly(h);
+}
+
+void Robot::TakeBiasExplicitly(float h) {
+  // MuJoCo's Euler step: M (v' - v) = h (tau - c(q, v)) + constraint impulses, with c the
+  // velocity-product forces at the step's start. The articulation's projection solves
+  // T^T M T x' = T^T M v_in (+ rows) on the bodies' velocities v_in; with v_in = T x - h a_bias,
+  // a_bias = T-dot x each body's acceleration at zero joint accelerations in MuJoCo's joint
+  // order (the root's slides, then its hinge), that is T^T M a_bias = c, MuJoCo's step exactly.
+  const auto& bodies = model_->bodies();
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    if (!bodies[i].articulated) continue;
+    JPH::MotionProperties* mp = bodies_[i]->GetMotionProperties();
+    mp->AddLinearVelocityStep(-h * bias_accel_[i].at_com);
+    mp->AddAngularVelocityStep(-h * bias_accel_[i].angular);
+  }
 }
 
 const BiasAcceleration& Robot::BiasOf(int body) {
+  // Taken explicitly (TakeBiasExplicitly), the bias is already in the bodies' velocities: a
+  // contact point's velocity then changes by MuJoCo's J qacc alone, and its rows add nothing.
+  static const BiasAcceleration kNone;
+  if (!explicit_bias_trees_.empty()) return kNone;
   if (!biases_fresh_) {
     ComputeBiasAccelerations();
     biases_fresh_ = true;
