@@ -90,10 +90,10 @@ def rollout(env: gymnasium.Env, actions: np.ndarray, forward, height, joints) ->
     return stats
 
 
-def compare(task: str, steps: int) -> dict[str, dict[str, dict]]:
+def compare(task: str, steps: int, solver: str = "default") -> dict[str, dict[str, dict]]:
     envs = {
         "MuJoCo": gymnasium.make(f"{task}-v5", max_episode_steps=steps),
-        "joltgym": gymnasium.make(f"joltgym/{task}-v0", max_episode_steps=steps),
+        "joltgym": gymnasium.make(f"joltgym/{task}-v0", max_episode_steps=steps, solver=solver),
     }
     m = envs["MuJoCo"].unwrapped.model
     dt = envs["MuJoCo"].unwrapped.dt
@@ -127,13 +127,15 @@ def main() -> None:
     parser.add_argument("--task", choices=sorted(TASKS), action="append", help="this task (repeatable; default: all)")
     parser.add_argument("--steps", type=int, default=1000, help="env steps per sequence (default 1000)")
     parser.add_argument("--markdown", action="store_true", help="one summary table instead of a table per task")
+    parser.add_argument("--solver", default="default", choices=["default", "fast", "mujoco"],
+                        help="joltgym's solver preset (a task without it refuses 'mujoco')")
     args = parser.parse_args()
     tasks = args.task or list(TASKS)
     if args.markdown:
         print("| task | actions | steps (MuJoCo / ours) | forward distance, m | height range, m | worst joint-range gap |")
         print("|---|---|---|---|---|---|")
     for task in tasks:
-        results = compare(task, args.steps)
+        results = compare(task, args.steps, args.solver)
         if args.markdown:
             for seq, r in results.items():
                 mj, us = r["MuJoCo"], r["joltgym"]

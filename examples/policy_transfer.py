@@ -38,9 +38,10 @@ from train_ppo import Agent  # noqa: E402
 
 TASKS = ["HalfCheetah", "Hopper", "Walker2d", "Ant", "Humanoid"]
 ENGINES = {"joltgym": "joltgym/{task}-v0", "mujoco": "{task}-v5"}
-# Trained on only when asked (--engines): joltgym with the task's solver="fast" preset, which runs
-# one update per MuJoCo step as v5 itself does (HalfCheetah: is it closer to v5's own step?).
-FAST = "joltgym-fast"
+# Trained on only when asked (--engines): joltgym with one of the task's solver presets: "fast"
+# runs one update per MuJoCo step as v5 itself does; "mujoco" steps as v5's Euler integrator does
+# (HalfCheetah). Every policy is also evaluated on each preset asked for.
+PRESETS = {"joltgym-fast": "fast", "joltgym-mujoco": "mujoco"}
 # Evaluated on, never trained on: MuJoCo's own task at half its timestep and twice the frame
 # skip (same env step). How far a policy's return moves there measures how much it depends on
 # the v5 model's time step, i.e. what no other engine can be expected to reproduce.
@@ -52,7 +53,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--tasks", nargs="+", default=TASKS)
     p.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3])
-    p.add_argument("--engines", nargs="+", default=list(ENGINES), choices=[*ENGINES, FAST])
+    p.add_argument("--engines", nargs="+", default=list(ENGINES), choices=[*ENGINES, *PRESETS])
     p.add_argument("--total-timesteps", type=int, default=1_000_000)
     p.add_argument("--jobs", type=int, default=1, help="trainings run side by side (one core each)")
     # 50: an Ant's or Walker2d's deterministic returns spread by +-400 over episodes (falls), so
@@ -75,10 +76,11 @@ def train(args: argparse.Namespace, task: str, engine: str, seed: int) -> Path:
         return model
     curve = args.out_dir / f"{run_name(task, engine, seed)}.csv"
     log = args.out_dir / f"{run_name(task, engine, seed)}.log"
-    env_id = ENGINES["joltgym" if engine == FAST else engine].format(task=task)
+    env_id = ENGINES["joltgym" if engine in PRESETS else engine].format(task=task)
     cmd = [*args.python.split(), str(EXAMPLES_DIR / "train_ppo.py"), "--env-id", env_id,
            "--seed", str(seed), "--total-timesteps", str(args.total_timesteps), "--out", str(curve),
-           "--save-model", str(model) + ".partial", *(["--env-kwarg", "solver=fast"] if engine == FAST else [])]
+           "--save-model", str(model) + ".partial",
+           *(["--env-kwarg", f"solver={PRESETS[engine]}"] if engine in PRESETS else [])]
     with open(log, "w") as out:
         subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, check=True)
     Path(str(model) + ".partial").rename(model)
@@ -91,9 +93,9 @@ def make_env(engine: str, task: str) -> gym.Env:
         env.unwrapped.model.opt.timestep /= 2
         env.unwrapped.frame_skip *= 2
         return env
-    if engine in ("joltgym", FAST):
+    if engine == "joltgym" or engine in PRESETS:
         import joltgym  # noqa: F401  (registers the joltgym ids)
-        return gym.make(ENGINES["joltgym"].format(task=task), **({"solver": "fast"} if engine == FAST else {}))
+        return gym.make(ENGINES["joltgym"].format(task=task), **({"solver": PRESETS[engine]} if engine in PRESETS else {}))
     return gym.make(ENGINES[engine].format(task=task))
 
 
@@ -186,24 +188,35 @@ def report(args: argparse.Namespace) -> None:
                 cells += ["-", "-"] if a is None or b is None else [f"{a:.0f} -> {b:.0f}", f"{b / a:.2f}" if a > 0 else "-"]
             if any(c != "-" for c in cells):
                 print(f"| {task} | {seed} | " + " | ".join(cells) + " |")
-    fast = [(task, seed) for task in args.tasks for seed in args.seeds if (task, FAST, seed, FAST) in evals]
-    if fast:
-        print("\nTrained on joltgym's fast preset (one update per MuJoCo step): its return there, and on joltgym's "
-              "default, MuJoCo v5 and v5 at half its timestep (kept fraction)\n")
-        print("| task | seed | joltgym fast | joltgym default | MuJoCo v5 | v5 at half dt |")
-        print("|---|---|---|---|---|---|")
-        for task, seed in fast:
-            own = evals[(task, FAST, seed, FAST)]
-            cells = [f"{own:.0f}"]
-            for target in ("joltgym", "mujoco", HALF_DT):
-                b = evals.get((task, FAST, seed, target))
-                cells.append("-" if b is None else f"{b:.0f} ({b / own:.2f})" if own > 0 else f"{b:.0f}")
-            print(f"| {task} | {seed} | " + " | ".join(cells) + " |")
+    for preset in PRESETS:
+        runs = [(task, seed) for task in args.tasks for seed in args.seeds if (task, preset, seed, preset) in evals]
+        if runs:
+            print(f"\nTrained on joltgym's solver={PRESETS[preset]!r} preset: its return there, and on joltgym's "
+                  "default, MuJoCo v5 and v5 at half its timestep (kept fraction)\n")
+            print(f"| task | seed | joltgym {PRESETS[preset]} | joltgym default | MuJoCo v5 | v5 at half dt |")
+            print("|---|---|---|---|---|---|")
+            for task, seed in runs:
+                own = evals[(task, preset, seed, preset)]
+                cells = [f"{own:.0f}"]
+                for target in ("joltgym", "mujoco", HALF_DT):
+                    b = evals.get((task, preset, seed, target))
+                    cells.append("-" if b is None else f"{b:.0f} ({b / own:.2f})" if own > 0 else f"{b:.0f}")
+                print(f"| {task} | {seed} | " + " | ".join(cells) + " |")
+        trained_on_mujoco = [(task, seed) for task in args.tasks for seed in args.seeds
+                             if (task, "mujoco", seed, preset) in evals and (task, "mujoco", seed, "mujoco") in evals]
+        if trained_on_mujoco:
+            print(f"\nTrained on MuJoCo v5, evaluated on joltgym's solver={PRESETS[preset]!r} preset (kept fraction)\n")
+            print("| task | seed | MuJoCo v5 | joltgym preset | kept |")
+            print("|---|---|---|---|---|")
+            for task, seed in trained_on_mujoco:
+                a, b = evals[(task, "mujoco", seed, "mujoco")], evals[(task, "mujoco", seed, preset)]
+                print(f"| {task} | {seed} | {a:.0f} | {b:.0f} | {b / a:.2f} |" if a > 0 else f"| {task} | {seed} | {a:.0f} | {b:.0f} | - |")
 
 
 def train_and_evaluate(args: argparse.Namespace, task: str, engine: str, seed: int, writer, lock) -> None:
     model = train(args, task, engine, seed)
-    for target in [engine] * (engine not in EVAL_TARGETS) + EVAL_TARGETS:
+    targets = EVAL_TARGETS + [e for e in args.engines if e in PRESETS]
+    for target in [engine] * (engine not in targets) + targets:
         with lock:
             if (task, engine, seed, target) in load_evaluations(args.out_dir / "evaluations.csv"):
                 continue

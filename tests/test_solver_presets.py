@@ -1,5 +1,6 @@
-"""solver="default" / "fast": the task's measured settings or its cheaper preset, by name, through
-the single env, the vector env and the multi-agent envs; anything else is refused by name."""
+"""solver="default" / "fast" / "mujoco": the task's measured settings, its cheaper preset or its
+preset stepping as MuJoCo v5 does, by name, through the single env, the vector env and the
+multi-agent envs; anything else is refused by name."""
 
 from __future__ import annotations
 
@@ -55,9 +56,26 @@ def test_the_vector_and_multi_agent_envs_take_the_names():
     env.close()
 
 
+def test_mujoco_halfcheetah_steps_as_mujocos_euler_integrator():
+    spec = task_spec("HalfCheetah")
+    solver = gym.make("joltgym/HalfCheetah-v0", solver="mujoco").unwrapped.model.native.desc.solver
+    assert solver.mujoco_euler and solver.substeps == 1 == spec.mujoco_solver.substeps
+    venv = JoltVectorEnv(2, task="HalfCheetah", solver="mujoco")
+    assert venv.model.native.desc.solver.mujoco_euler
+    venv.close()
+    env = pettingzoo.make("parallel", "joltgym/MaHalfCheetah-v0", solver="mujoco")
+    assert env.unwrapped.model.native.desc.solver.mujoco_euler
+    env.close()
+
+
+def test_a_task_without_a_mujoco_preset_refuses_it_by_name():
+    with pytest.raises(ValueError, match=r"solver='mujoco' for Hopper: no such preset \(tasks with one: HalfCheetah;"):
+        gym.make("joltgym/Hopper-v0", solver="mujoco")
+
+
 @pytest.mark.parametrize("solver, error, match", [
-    ("quick", ValueError, r"solver='quick' for HalfCheetah: expected a SolverSettings, 'default' or 'fast'"),
-    (3, TypeError, r"solver for HalfCheetah must be a SolverSettings, 'default' or 'fast', got int"),
+    ("quick", ValueError, r"solver='quick' for HalfCheetah: expected a SolverSettings, 'default', 'fast' or 'mujoco'"),
+    (3, TypeError, r"solver for HalfCheetah must be a SolverSettings, 'default', 'fast' or 'mujoco', got int"),
 ])
 def test_other_values_are_refused_by_name(solver, error, match):
     with pytest.raises(error, match=match):

@@ -64,11 +64,14 @@ class SolverSettings:
     # body or two or three about one anchor (Ant, Humanoid), or planar links (HalfCheetah); other
     # models raise UnsupportedFeatureError.
     articulated_joints: bool = False
-    # A planar articulated robot's velocity-product (Coriolis and centripetal) forces taken
-    # explicitly at the start of each update, in MuJoCo's joint coordinates, as MuJoCo's Euler
-    # integrator takes them; False: carried by projecting the tree's momentum onto its new pose.
-    # Needs articulated_joints and planar links; other models raise UnsupportedFeatureError.
-    explicit_bias: bool = False
+    # A planar articulated robot stepped as MuJoCo's Euler integrator steps it: velocity-product
+    # (Coriolis and centripetal) forces explicit at each update's start, in MuJoCo's joint
+    # coordinates; limit and contact forces solved with the joint damping explicit, then the
+    # damping implicit with those forces held. With one sub-step, MuJoCo's own step. False: the
+    # velocity products carried by projecting the tree's momentum onto its new pose, the damping
+    # implicit in the constraint solve. Needs articulated_joints and planar links; other models
+    # raise UnsupportedFeatureError.
+    mujoco_euler: bool = False
 
     def to_native(self) -> _native.SolverDesc:
         if self.substeps < 1 or self.velocity_iterations < 1 or self.position_iterations < 0:

@@ -125,7 +125,7 @@ void BindModel(py::module_& m) {
       .def_readwrite("planar_links", &SolverDesc::planar_links)
       .def_readwrite("joint_rows_last", &SolverDesc::joint_rows_last)
       .def_readwrite("articulated_joints", &SolverDesc::articulated_joints)
-      .def_readwrite("explicit_bias", &SolverDesc::explicit_bias);
+      .def_readwrite("mujoco_euler", &SolverDesc::mujoco_euler);
   py::class_<ModelDesc>(m, "ModelDesc")
       .def(py::init<>())
       .def_readwrite("name", &ModelDesc::name)

@@ -149,11 +149,14 @@ struct SolverDesc {
   // Every joint row of a robot solved exactly per iteration over its tree
   // (articulation_constraint.h), where the robot is one that supports it.
   bool articulated_joints = false;
-  // A planar articulated robot's velocity-product (Coriolis and centripetal) forces taken
-  // explicitly at the start of each update, in MuJoCo's joint coordinates, as MuJoCo's Euler
-  // integrator takes them (PlanarArticulationConstraint::ReexpressVelocities); false: carried
-  // by projecting the tree's momentum onto its new pose.
-  bool explicit_bias = false;
+  // A planar articulated robot stepped as MuJoCo's Euler integrator steps it: the velocity-
+  // product (Coriolis and centripetal) forces taken explicitly at each update's start in
+  // MuJoCo's joint coordinates (Robot::TakeBiasExplicitly), the constraint forces (limits,
+  // contacts) solved against the mass matrix with the joint damping explicit, then the damping
+  // implicit with those forces held (PlanarArticulationConstraint). False: the velocity
+  // products carried by projecting the tree's momentum onto its new pose, and the damping
+  // implicit in the same solve as the constraints.
+  bool mujoco_euler = false;
 };
 
 struct ModelDesc {

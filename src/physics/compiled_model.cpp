@@ -87,11 +87,11 @@ CompiledModel::CompiledModel(const ModelDesc& desc) : desc_(desc) {
   CompileJoints();
   if (desc_.solver.planar_links) CompilePlanarLinks();
   if (desc_.solver.articulated_joints) CompileArticulation();
-  if (desc_.solver.explicit_bias && !std::any_of(bodies_.begin(), bodies_.end(), [](const CompiledBody& b) {
+  if (desc_.solver.mujoco_euler && !std::any_of(bodies_.begin(), bodies_.end(), [](const CompiledBody& b) {
         return b.articulated && b.planar_link;
       }))
     throw UnsupportedFeature(
-        "solver explicit_bias: needs a planar model with articulated_joints (planar_links and articulated_joints on); "
+        "solver mujoco_euler: needs a planar model with articulated_joints (planar_links and articulated_joints on); "
         "set it to False");
   CompileActuators();
   CompileCollisionTable();

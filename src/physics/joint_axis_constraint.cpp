@@ -131,7 +131,15 @@ void JointAxisConstraint::SetupAngular(float dt) {
 }
 
 void JointAxisConstraint::SetupAngularRows(float dt) {
-  if (has_drive_) {
+  if (has_drive_ && params_.damping_after_constraints) {
+    // A joint without armature keeps a row this light (kg m^2) to carry the explicit damping.
+    constexpr float kLeastArmature = 1.0e-6f;
+    const float a = std::max(params_.armature, kLeastArmature);
+    angular_drive_.damping_h = dt * params_.damping;
+    angular_drive_.rate_before = rate_before_;
+    angular_drive_.softness = 1.0f / a;
+    angular_drive_.bias = -angular_drive_.softness * (a * rate_before_ + dt * effort_ - angular_drive_.damping_h * rate_before_);
+  } else if (has_drive_) {
     const float a = params_.armature;
     angular_drive_.softness = 1.0f / (a + dt * params_.damping);
     angular_drive_.bias = -angular_drive_.softness * (a * rate_before_ + dt * effort_);

@@ -41,6 +41,11 @@ struct AxisRowState {
   float softness = 0.0f;
   float bias = 0.0f;
   float total = 0.0f;  // accumulated impulse (warm start); positive raises the joint rate
+  // A drive row whose damping its articulation applies after the constraints
+  // (JointAxisParams::damping_after_constraints): h c, and the joint rate at the update's start
+  // (the row then carries the armature and the damping explicitly, -h c rate_before).
+  float damping_h = 0.0f;
+  float rate_before = 0.0f;
 };
 
 struct JointAxisParams {
@@ -64,6 +69,10 @@ struct JointAxisParams {
   bool soft = true;          // MuJoCo's soft limit, else the hard speculative row
   SoftLimit soft_limit;
   bool after_joints = true;  // solved after the joint constraints (SolverDesc::joint_rows_last)
+  // MuJoCo's Euler order (SolverDesc::mujoco_euler; articulated rows only): the drive row carries
+  // the armature and the damping as an explicit force, and the articulation applies the damping
+  // implicitly after the constraint forces are found.
+  bool damping_after_constraints = false;
 };
 
 class JointAxisConstraint final : public OwnConstraint {

@@ -79,6 +79,7 @@ class JointSpaceSystem {
     double sign = 1.0;      // the row's rate is sign * x[rate]
     bool is_limit = false, lower_limit = true;
     int hinge = -1;         // the owner's hinge, for taking a released limit's impulse back
+    bool taken_back = false;  // a released limit the rates then pushed past: released again, it stays out
   };
 
   // The tree of rates, once: parent[r] is rate r's parent (< r; -1 for the first). A body's rates
@@ -94,7 +95,10 @@ class JointSpaceSystem {
     }
   }
   // Before each update's rows.
-  void Reset() { num_rows_ = 0; }
+  void Reset() {
+    num_rows_ = 0;
+    num_released_ = 0;
+  }
   int num_rates() const { return n_; }
   // Rate r's ancestors in ascending order, then r: path_length(r) entries.
   const int* path(int rate) const { return path_[rate]; }
@@ -126,9 +130,11 @@ class JointSpaceSystem {
   }
 
   // One velocity iteration: `solve_once()` until it succeeds, `refactorise()` after each pass
-  // that released a limit (each releases at least one, so at most max_passes + 1 passes).
+  // that released or took back a limit. A limit is released at most twice and taken back at
+  // most once, so `limits` hinges need at most 3 limits + 1 passes.
   template <typename SolveOnce, typename Refactorise>
-  static void SolveReleasingLimits(int max_passes, SolveOnce&& solve_once, Refactorise&& refactorise) {
+  static void SolveReleasingLimits(int limits, SolveOnce&& solve_once, Refactorise&& refactorise) {
+    const int max_passes = 3 * limits;
     for (int pass = 0; pass <= max_passes; ++pass) {
       if (solve_once()) return;
       refactorise();
@@ -182,7 +188,11 @@ class JointSpaceSystem {
 
   // Solves for the rates (then x(r)); false if a limit would pull: those are released (their
   // rows dropped, `take_back(hinge, impulse)` undoes what they applied) and the owner must
-  // Factorise again (its T^T M T is kept) and solve again.
+  // Factorise again (its T^T M T is kept) and solve again. Likewise false when, with no limit
+  // pulling, the rates push past a limit released earlier in this update: it is taken back into
+  // the rows. Releasing only would leave a limit out that another's release made necessary
+  // (two of a HalfCheetah's leg limits at once: up to 0.5 rad/s off MuJoCo's step), where MuJoCo
+  // solves the limits' complementarity exactly.
   template <typename TakeBack>
   bool Solve(TakeBack&& take_back) {
     for (int k = 0; k < num_rows_; ++k) {
@@ -200,12 +210,26 @@ class JointSpaceSystem {
       if (row.lower_limit ? after >= 0.0 : after <= 0.0) continue;
       take_back(row.hinge, -row.state->total);
       row.state->total = 0.0f;
+      if (!row.taken_back) released_[num_released_++] = row;
       row.state = nullptr;
       dropped = true;
     }
-    if (!dropped) return true;
-    num_rows_ = int(std::remove_if(rows_, rows_ + num_rows_, [](const Row& r) { return r.state == nullptr; }) - rows_);
-    return false;
+    if (dropped) {
+      num_rows_ = int(std::remove_if(rows_, rows_ + num_rows_, [](const Row& r) { return r.state == nullptr; }) - rows_);
+      return false;
+    }
+    bool taken = false;
+    for (int k = 0; k < num_released_; ++k) {
+      Row& row = released_[k];
+      // Its impulse from zero, -(rate + bias) / S, would push: the limit is needed.
+      const double from_zero = -(row.sign * x_[row.rate] + double(row.state->bias)) / row.softness;
+      if (row.lower_limit ? from_zero <= 0.0 : from_zero >= 0.0) continue;
+      row.taken_back = true;
+      rows_[num_rows_++] = row;
+      released_[k--] = released_[--num_released_];
+      taken = true;
+    }
+    return !taken;
   }
   double x(int r) const { return x_[r]; }
   double& mutable_x(int r) { return x_[r]; }
@@ -248,6 +272,8 @@ class JointSpaceSystem {
 
   int n_ = 0;
   int num_rows_ = 0;
+  Row released_[kMaxRows];               // limits released in this update, which may be taken back
+  int num_released_ = 0;
   int depth_[kMaxRates];                 // each rate's number of ancestors
   int path_[kMaxRates][kMaxRates];       // and the ancestors, ascending, then the rate
   Row rows_[kMaxRows];

@@ -10,9 +10,12 @@ namespace joltgym {
 
 PlanarArticulationConstraint::PlanarArticulationConstraint(std::vector<JPH::Body*> bodies,
                                                            std::vector<ArticulatedHinge> hinges, int normal_axis,
-                                                           JPH::uint32 priority)
+                                                           JPH::uint32 priority, bool mujoco_euler,
+                                                           JPH::Vec3Arg root_anchor)
     : TreeConstraint(bodies, priority),
-      hinges_(std::move(hinges)) {
+      hinges_(std::move(hinges)),
+      mujoco_euler_(mujoco_euler),
+      root_anchor_(root_anchor) {
   const JPH::Vec3 axes[3] = {JPH::Vec3::sAxisX(), JPH::Vec3::sAxisY(), JPH::Vec3::sAxisZ()};
   n_ = axes[normal_axis];
   u_ = axes[(normal_axis + 1) % 3];  // (n, u, w) right-handed: n x u = w
@@ -43,6 +46,7 @@ PlanarArticulationConstraint::PlanarArticulationConstraint(std::vector<JPH::Body
   }
   motion_.resize(bodies_.size());
   system_.SetTree(RateParents(root_rates_, hinges_));
+  if (mujoco_euler_) damped_.SetTree(RateParents(root_rates_, hinges_));
 }
 
 void PlanarArticulationConstraint::BuildMotions() {
@@ -96,15 +100,11 @@ void PlanarArticulationConstraint::ReexpressVelocities() {
     x[HingeRate(int(k))] = turn[size_t(h.body)] - (h.parent >= 0 ? turn[size_t(h.parent)] : 0.0);
   }
   for (size_t i = 0; i < bodies_.size(); ++i) {
-    const BodyMotion& m = motion_[i];
-    double tu = 0.0, tw = 0.0;
-    for (int c = 0; c < m.count; ++c) {
-      tu += m.tu[c] * x[m.rate[c]];
-      tw += m.tw[c] * x[m.rate[c]];
-    }
+    double t[3];
+    VelocityOf(motion_[i], [&x](int r) { return x[r]; }, t);
     JPH::MotionProperties* mp = bodies_[i].body->GetMotionProperties();
     const JPH::Vec3 v = mp->GetLinearVelocity();
-    mp->SetLinearVelocity(v + float(tu - v.Dot(u_)) * u_ + float(tw - v.Dot(w_)) * w_);
+    mp->SetLinearVelocity(v + float(t[0] - v.Dot(u_)) * u_ + float(t[1] - v.Dot(w_)) * w_);
   }
 }
 
@@ -151,6 +151,50 @@ void PlanarArticulationConstraint::SetupVelocityConstraint(float dt) {
   BuildMotions();
   BuildContacts(dt);
   Factorise();
+  if (mujoco_euler_) BuildDamped();
+}
+
+void PlanarArticulationConstraint::BuildDamped() {
+  const int n = system_.num_rates();
+  damped_.Reset();
+  damped_.ClearMatrix();
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c <= r; ++c) damped_.a(r, c) = system_.a(r, c);
+  num_drives_ = 0;
+  for (int k = 0; k < system_.num_rows(); ++k) {
+    const JointSpaceSystem::Row& row = system_.row(k);
+    if (row.is_limit) continue;
+    AxisRowState& damped = damped_rows_[num_drives_];
+    damped.softness = float(1.0 / (1.0 / row.softness + double(row.state->damping_h)));
+    damped.bias = damped.total = 0.0f;
+    damped_.AddRow(&damped, row.rate, row.sign, false, true, row.hinge);
+    drives_[num_drives_++] = {row.state, row.rate, row.sign};
+  }
+  damped_.Factorise();
+}
+
+void PlanarArticulationConstraint::DampAfterConstraints() {
+  damped_.ClearRhs();
+  for (int j = 0; j < num_drives_; ++j) {
+    const Drive& d = drives_[j];
+    const double rate1 = d.sign * system_.x(d.rate);
+    damped_.rhs(d.rate) += d.sign * double(d.state->damping_h) * (double(d.state->rate_before) - rate1);
+  }
+  damped_.Solve([](int, float) {});  // no limit rows: never releases
+  for (size_t i = 0; i < bodies_.size(); ++i) {  // v += T dx
+    double t[3];
+    VelocityOf(motion_[i], [this](int r) { return damped_.x(r); }, t);
+    JPH::MotionProperties* mp = bodies_[i].body->GetMotionProperties();
+    mp->AddLinearVelocityStep(float(t[0]) * u_ + float(t[1]) * w_);
+    mp->AddAngularVelocityStep(float(t[2]) * n_);
+  }
+  for (int j = 0; j < num_drives_; ++j) {  // the drive's impulse as delivered: the damping at the new rate
+    const Drive& d = drives_[j];
+    const double rate1 = d.sign * system_.x(d.rate);
+    const double change = d.sign * damped_.x(d.rate);
+    const double h_c = d.state->damping_h;
+    d.state->total += float(h_c * (double(d.state->rate_before) - rate1) - (1.0 / damped_rows_[j].softness) * change);
+  }
 }
 
 void PlanarArticulationConstraint::ApplyRateImpulse(int hinge, float impulse) {
@@ -192,23 +236,17 @@ bool PlanarArticulationConstraint::SolveOnce() {
   if (!system_.Solve([this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); })) return false;
   contacts_.Solve(system_);
   for (size_t i = 0; i < bodies_.size(); ++i) {  // v' = T x, applied as the change from v
-    const BodyMotion& m = motion_[i];
-    double tu = 0.0, tw = 0.0, turn = 0.0;
-    for (int c = 0; c < m.count; ++c) {
-      const double x = system_.x(m.rate[c]);
-      tu += m.tu[c] * x;
-      tw += m.tw[c] * x;
-      turn += m.turn[c] * x;
-    }
+    double t[3];
+    VelocityOf(motion_[i], [this](int r) { return system_.x(r); }, t);
     JPH::MotionProperties* mp = bodies_[i].body->GetMotionProperties();
-    mp->AddLinearVelocityStep(float(tu - v_[i][0]) * u_ + float(tw - v_[i][1]) * w_);
-    mp->AddAngularVelocityStep(float(turn - v_[i][2]) * n_);
+    mp->AddLinearVelocityStep(float(t[0] - v_[i][0]) * u_ + float(t[1] - v_[i][1]) * w_);
+    mp->AddAngularVelocityStep(float(t[2] - v_[i][2]) * n_);
   }
   system_.AccumulateImpulses();
   return true;
 }
 
-bool PlanarArticulationConstraint::SolvePositionConstraint(float, float baumgarte) {
+bool PlanarArticulationConstraint::SolvePositionConstraint(float dt, float baumgarte) {
   // A correction below this is float rounding: the previous pass closed the anchors.
   constexpr float kClosed = 1.0e-6f;  // m
   const bool free_root = root_rates_ > 0;
@@ -230,8 +268,29 @@ bool PlanarArticulationConstraint::SolvePositionConstraint(float, float baumgart
     shift_u += bodies_[i].mass * d.Dot(u_);
     shift_w += bodies_[i].mass * d.Dot(w_);
   }
-  // A tree hinged to the world stays on its anchor; a free one keeps its centre of mass.
-  const JPH::Vec3 shift = free_root ? float(shift_u / mass) * u_ + float(shift_w / mass) * w_ : JPH::Vec3::sZero();
+  // A tree hinged to the world stays on its anchor; a free one keeps its centre of mass, or
+  // (mujoco_euler) its root goes where MuJoCo's root coordinates take it.
+  JPH::Vec3 shift = free_root ? float(shift_u / mass) * u_ + float(shift_w / mass) * w_ : JPH::Vec3::sZero();
+  if (free_root && mujoco_euler_) {
+    if (!root_target_valid_) {
+      // Jolt moved the centre c by h v and turned the root by h w (both final): undo that for
+      // the anchor's start, then move the anchor by h times its own final velocity.
+      const JPH::Body& root = *bodies_[0].body;
+      const JPH::Vec3 v = root.GetLinearVelocity(), w = root.GetAngularVelocity();
+      const JPH::Vec3 c = JPH::Vec3(root.GetCenterOfMassPosition()) - dt * v;
+      const JPH::Quat turned_back = JPH::Quat::sRotation(n_, -dt * w.Dot(n_)) * root.GetRotation();
+      const JPH::Vec3 arm = turned_back * root_anchor_;
+      const JPH::Vec3 anchor_velocity = v + w.Cross(arm);  // MuJoCo's slide rates
+      const JPH::Vec3 arm_now = root.GetRotation() * root_anchor_;
+      root_target_ = c + arm + dt * anchor_velocity - arm_now;
+      root_target_valid_ = true;
+      // MuJoCo's rates stay as the step left them while the pose moves on: the anchor keeps its
+      // velocity and the centre's follows from it at the new pose.
+      bodies_[0].body->GetMotionProperties()->SetLinearVelocity(anchor_velocity - w.Cross(arm_now));
+    }
+    const JPH::Vec3 d = root_target_ - placed_[0];
+    shift = d.Dot(u_) * u_ + d.Dot(w_) * w_;
+  }
   bool moved = false;
   for (size_t i = 0; i < bodies_.size(); ++i) {
     const JPH::Vec3 d = placed_[i] + shift - JPH::Vec3(bodies_[i].body->GetCenterOfMassPosition());
@@ -246,6 +305,7 @@ bool PlanarArticulationConstraint::SolvePositionConstraint(float, float baumgart
 
 bool PlanarArticulationConstraint::SolveVelocityConstraint(float) {
   JointSpaceSystem::SolveReleasingLimits(int(hinges_.size()), [this] { return SolveOnce(); }, [this] { Refactorise(); });
+  if (mujoco_euler_) DampAfterConstraints();
   return true;
 }
 

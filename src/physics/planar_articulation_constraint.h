@@ -49,8 +49,15 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeCon
   // bodies: one tree's bodies, parents before children, bodies[0] the root; one hinge per
   // other body (and possibly one from the world to the root), in body order. normal_axis: the
   // plane's normal (0, 1 or 2: world x, y or z).
+  // mujoco_euler (SolverDesc::mujoco_euler): the hinges' drive rows carry their damping
+  // explicitly (JointAxisParams::damping_after_constraints), each velocity iteration ends
+  // with DampAfterConstraints, and a free root moves as MuJoCo's root coordinates do: its
+  // joints' anchor (root_anchor, in the root's COM frame) by h times its velocity there.
   PlanarArticulationConstraint(std::vector<JPH::Body*> bodies, std::vector<ArticulatedHinge> hinges, int normal_axis,
-                               JPH::uint32 priority);
+                               JPH::uint32 priority, bool mujoco_euler = false,
+                               JPH::Vec3Arg root_anchor = JPH::Vec3::sZero());
+  // After the update (mujoco_euler): the root's target of this update is spent.
+  void EndUpdate() { root_target_valid_ = false; }
 
   void AddContacts(int body, SoftContactConstraint* contacts) override { contacts_.Attach(body, contacts); }
   void AddSelfContacts(int body1, int body2, SelfContactConstraint* contacts) override {
@@ -62,7 +69,7 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeCon
   // integration leaves them as the rates gave them at the poses before, and the projection at
   // the next update then turns that lag into the velocity-product forces implicitly; with the
   // velocities re-expressed, the robot's bias accelerations can be taken explicitly instead
-  // (SolverDesc::explicit_bias, Robot::BeforeUpdate), as MuJoCo's Euler integrator does.
+  // (SolverDesc::mujoco_euler, Robot::BeforeUpdate), as MuJoCo's Euler integrator does.
   void ReexpressVelocities();
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
@@ -91,6 +98,17 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeCon
   };
 
   int HingeRate(int hinge) const { return root_rates_ + hinge; }
+  // A body's in-plane velocity (along u, along w, turning) for the rates rate(r): T_body x.
+  template <typename Rate>
+  static void VelocityOf(const BodyMotion& m, Rate&& rate, double out[3]) {
+    out[0] = out[1] = out[2] = 0.0;
+    for (int c = 0; c < m.count; ++c) {
+      const double x = rate(m.rate[c]);
+      out[0] += m.tu[c] * x;
+      out[1] += m.tw[c] * x;
+      out[2] += m.turn[c] * x;
+    }
+  }
   // The active contacts, their points' in-plane velocity rows P at the bodies' current poses.
   void BuildContacts(float dt);
   // T at the bodies' current poses.
@@ -103,6 +121,13 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeCon
   bool SolveOnce();
   // Impulse on a hinge's rate: its two bodies' turning (M^-1 J^T lambda).
   void ApplyRateImpulse(int hinge, float impulse);
+  // MuJoCo's Euler order: (M + h D) qacc = forces + the constraint forces, those found against
+  // M with the damping explicit. The iteration's solve found the rates x1 of the explicit
+  // damping; the implicit damping's rates x2 then follow from (T^T M T + diag(a + h c)) (x2 - x1)
+  // = sum s e h c (rate_before - rate1), the limits and contacts held. damped_ holds that
+  // matrix's factor (built once per update, BuildDamped).
+  void BuildDamped();
+  void DampAfterConstraints();
 
   JPH::Vec3 n_, u_, w_;  // the plane's normal and its two in-plane axes
   std::vector<BodyInfo> bodies_;
@@ -116,6 +141,22 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeCon
   JPH::Vec3 placed_[kMaxBodies];    // scratch: the bodies' centres of mass as the anchors place them
   JointSpaceSystem system_;
   JointSpaceContacts<2> contacts_;  // along u and w
+  bool mujoco_euler_ = false;
+  // Where MuJoCo's integration puts the free root's centre of mass this update (qpos += h qvel on
+  // its slides and hinge): Jolt moves the centre along its velocity, MuJoCo the joints' anchor,
+  // which turns about the centre; O(h^2 w^2 r) apart, HalfCheetah's torso 1 mm a step in height.
+  JPH::Vec3 root_anchor_;
+  JPH::Vec3 root_target_;
+  bool root_target_valid_ = false;
+  JointSpaceSystem damped_;
+  AxisRowState damped_rows_[kMaxRates];  // damped_'s rows: each drive's a + h c, no bias
+  struct Drive {
+    AxisRowState* state;
+    int rate;
+    double sign;
+  };
+  Drive drives_[kMaxRates];  // this update's drive rows
+  int num_drives_ = 0;
 };
 
 }  // namespace joltgym

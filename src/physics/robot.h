@@ -122,7 +122,7 @@ class Robot : private BiasAccelerationSource {
   void BeginAxisRows(float h);
   // Each body's bias acceleration at its current velocities (robot_bias.cpp).
   void ComputeBiasAccelerations();
-  // Each articulated body's velocity less h times its bias acceleration (SolverDesc::explicit_bias).
+  // Each articulated body's velocity less h times its bias acceleration (SolverDesc::mujoco_euler).
   void TakeBiasExplicitly(float h);
   // The soft contacts' BiasAccelerationSource: ComputeBiasAccelerations once per update, when first asked.
   const BiasAcceleration& BiasOf(int body) override;
@@ -180,9 +180,9 @@ class Robot : private BiasAccelerationSource {
   std::vector<std::pair<TreeContactSolver*, int>> contact_solver_of_;
   // The articulations whose trees Jolt's contacts touch (AfterUpdate places them once more).
   std::vector<TreeConstraint*> touched_trees_;
-  // The planar articulations whose velocities are re-expressed before each update
-  // (SolverDesc::explicit_bias); empty when that is off.
-  std::vector<PlanarArticulationConstraint*> explicit_bias_trees_;
+  // The planar articulations stepped as MuJoCo's Euler step (SolverDesc::mujoco_euler): their
+  // velocities are re-expressed before each update; empty when that is off.
+  std::vector<PlanarArticulationConstraint*> mujoco_euler_trees_;
   std::vector<float> angle_;                         // unwrapped q - qpos0 per joint
   std::vector<GimbalCoordinates> gimbal_;            // per body, current (gimbal bodies only)
   std::vector<GimbalCoordinates> gimbal_next_;       // per body, predicted one update ahead

@@ -215,6 +215,7 @@ void Robot::CreateJoints() {
       // A planar root's rows act between it and the world, outside any tree's articulation.
       const bool row_in_articulation =
           articulated && (cb.attachment == Attachment::Hinge || cb.attachment == Attachment::Gimbal);
+      p.damping_after_constraints = row_in_articulation && m.solver().mujoco_euler;
       axis_rows_[j] = new JointAxisConstraint(parent, child, p);
       if (row_in_articulation) {
         AddTreeRow(axis_rows_[j]);
@@ -252,8 +253,15 @@ void Robot::AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::u
     TreeContactSolver* solver = nullptr;
     TreeConstraint* constraint = nullptr;
     if (planar_normal_ >= 0) {  // the model's hinges are planar links
-      auto* articulation = new PlanarArticulationConstraint(std::move(tree), std::move(tree_hinges), planar_normal_, priority);
-      if (m.solver().explicit_bias) explicit_bias_trees_.push_back(articulation);
+      // A free root's joints act at its last joint's anchor (its hinge's, after its slides).
+      const CompiledBody& root = m.bodies()[r];
+      const JPH::Vec3 root_anchor =
+          root.joints.empty() ? JPH::Vec3::sZero()
+                              : JPH::Vec3(tree[0]->GetInverseCenterOfMassTransform() *
+                                          (tree[0]->GetWorldTransform() * m.joints()[size_t(root.joints.back())].anchor_local));
+      auto* articulation = new PlanarArticulationConstraint(std::move(tree), std::move(tree_hinges), planar_normal_, priority,
+                                                            m.solver().mujoco_euler, root_anchor);
+      if (m.solver().mujoco_euler) mujoco_euler_trees_.push_back(articulation);
       solver = articulation;
       constraint = articulation;
     } else {

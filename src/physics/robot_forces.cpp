@@ -13,10 +13,10 @@ namespace joltgym {
 void Robot::BeforeUpdate(float h) {
   ++update_count_;  // the joint rates of JointRateThisUpdate are those of this update's start
   biases_fresh_ = false;
-  if (!explicit_bias_trees_.empty()) {
+  if (!mujoco_euler_trees_.empty()) {
     // Velocities consistent with the current poses first, so that everything this update
     // measures (contact and limit rows, the bias accelerations) sees MuJoCo's qvel at qpos.
-    for (PlanarArticulationConstraint* tree : explicit_bias_trees_) tree->ReexpressVelocities();
+    for (PlanarArticulationConstraint* tree : mujoco_euler_trees_) tree->ReexpressVelocities();
     ComputeBiasAccelerations();
     biases_fresh_ = true;
   }
@@ -31,7 +31,7 @@ void Robot::BeforeUpdate(float h) {
     for (size_t i = 0; i < self_contacts_.size(); ++i)
       self_contacts_[i]->BeginStep(h, *this, self[i].body1, self[i].body2, self_contact_frames_.data());
   }
-  if (!explicit_bias_trees_.empty()) TakeBiasExplicitly(h);
+  if (!mujoco_euler_trees_.empty()) TakeBiasExplicitly(h);
 }
 
 void Robot::TakeBiasExplicitly(float h) {
@@ -53,7 +53,7 @@ const BiasAcceleration& Robot::BiasOf(int body) {
   // Taken explicitly (TakeBiasExplicitly), the bias is already in the bodies' velocities: a
   // contact point's velocity then changes by MuJoCo's J qacc alone, and its rows add nothing.
   static const BiasAcceleration kNone;
-  if (!explicit_bias_trees_.empty()) return kNone;
+  if (!mujoco_euler_trees_.empty()) return kNone;
   if (!biases_fresh_) {
     ComputeBiasAccelerations();
     biases_fresh_ = true;
@@ -76,6 +76,7 @@ void Robot::AfterUpdate(float h) {
   // the anchors the articulation closed apart by its push (2-5 mm on the reset step). Placed once
   // more, the tree's state is on its joints whatever touched it.
   for (TreeConstraint* tree : touched_trees_) tree->PlaceAgainIfMoved(h);
+  for (PlanarArticulationConstraint* tree : mujoco_euler_trees_) tree->EndUpdate();
   TrackAngles();
 }
 
