@@ -37,6 +37,23 @@ py::dict StepInfos(const InfoLayout& layout, const double* rows, const bool* was
   return infos;
 }
 
+// The pool's step outputs in the caller's buffers, each checked for its shape and dtype by name.
+PoolStepOutput StepOutputs(const WorldPool& pool, py::array& obs, py::array& rewards, py::array& terminated,
+                           py::array& truncated, py::array& infos, py::array& was_reset, py::array& final_obs,
+                           py::array& final_infos) {
+  const py::ssize_t n = pool.num_envs(), columns = py::ssize_t(pool.info_size());
+  PoolStepOutput out;
+  out.obs = Writable<float>(obs, {n, pool.obs_dim()}, "obs");
+  out.rewards = Writable<float>(rewards, {n}, "rewards");
+  out.terminated = Writable<bool>(terminated, {n}, "terminated");
+  out.truncated = Writable<bool>(truncated, {n}, "truncated");
+  out.infos = Writable<double>(infos, {n, columns}, "infos");
+  out.was_reset = Writable<bool>(was_reset, {n}, "was_reset");
+  out.final_obs = Writable<float>(final_obs, {n, pool.obs_dim()}, "final_obs");
+  out.final_infos = Writable<double>(final_infos, {n, columns}, "final_infos");
+  return out;
+}
+
 }  // namespace
 
 void BindPool(py::module_& m) {
@@ -184,17 +201,10 @@ void BindPool(py::module_& m) {
           [](WorldPool& self, const py::object& actions, py::array obs, py::array rewards, py::array terminated,
              py::array truncated, py::array infos, py::array was_reset, py::array final_obs, py::array final_infos,
              const py::object& diverged) {
-            const py::ssize_t n = self.num_envs(), columns = py::ssize_t(self.info_size());
+            const py::ssize_t n = self.num_envs();
             auto a = AsFloatArray(actions, {n, self.act_dim()}, "actions");
-            PoolStepOutput out;
-            out.obs = Writable<float>(obs, {n, self.obs_dim()}, "obs");
-            out.rewards = Writable<float>(rewards, {n}, "rewards");
-            out.terminated = Writable<bool>(terminated, {n}, "terminated");
-            out.truncated = Writable<bool>(truncated, {n}, "truncated");
-            out.infos = Writable<double>(infos, {n, columns}, "infos");
-            out.was_reset = Writable<bool>(was_reset, {n}, "was_reset");
-            out.final_obs = Writable<float>(final_obs, {n, self.obs_dim()}, "final_obs");
-            out.final_infos = Writable<double>(final_infos, {n, columns}, "final_infos");
+            PoolStepOutput out =
+                StepOutputs(self, obs, rewards, terminated, truncated, infos, was_reset, final_obs, final_infos);
             py::array diverged_array;
             if (!diverged.is_none()) {
               diverged_array = diverged.cast<py::array>();
@@ -212,20 +222,13 @@ void BindPool(py::module_& m) {
           "step_arrays",
           [](WorldPool& self, const py::object& actions, const py::object& obs, py::array rewards, py::array infos,
              py::array was_reset, py::array final_obs, py::array final_infos, py::array diverged) {
-            const py::ssize_t n = self.num_envs(), columns = py::ssize_t(self.info_size());
+            const py::ssize_t n = self.num_envs();
             auto a = AsFloatArray(actions, {n, self.act_dim()}, "actions");
             py::array obs_out = obs.is_none() ? py::array(py::array_t<float>({n, py::ssize_t(self.obs_dim())}))
                                               : obs.cast<py::array>();
             py::array terminated = py::array_t<bool>(n), truncated = py::array_t<bool>(n);
-            PoolStepOutput out;
-            out.obs = Writable<float>(obs_out, {n, self.obs_dim()}, "obs");
-            out.rewards = Writable<float>(rewards, {n}, "rewards");
-            out.terminated = Writable<bool>(terminated, {n}, "terminated");
-            out.truncated = Writable<bool>(truncated, {n}, "truncated");
-            out.infos = Writable<double>(infos, {n, columns}, "infos");
-            out.was_reset = Writable<bool>(was_reset, {n}, "was_reset");
-            out.final_obs = Writable<float>(final_obs, {n, self.obs_dim()}, "final_obs");
-            out.final_infos = Writable<double>(final_infos, {n, columns}, "final_infos");
+            PoolStepOutput out =
+                StepOutputs(self, obs_out, rewards, terminated, truncated, infos, was_reset, final_obs, final_infos);
             out.diverged = Writable<bool>(diverged, {n}, "diverged");
             {
               py::gil_scoped_release release;

@@ -155,8 +155,6 @@ class JoltVectorEnv(VectorEnv):
         ]
         self._obs = np.zeros((n, obs_dim), np.float32)
         self._rewards = np.zeros(n, np.float32)
-        self._terminated = np.zeros(n, bool)
-        self._truncated = np.zeros(n, bool)
         self._infos = np.zeros((n, n_info), np.float64)
         self._was_reset = np.zeros(n, bool)
         self._final_obs = np.zeros((n, obs_dim), np.float32)
