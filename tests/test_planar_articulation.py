@@ -249,7 +249,7 @@ def one_update_off_mujocos_euler_step(solver, joint_speed: float, at_limits: boo
 def test_mujoco_euler_takes_one_update_as_mujocos_euler_step():
     # MuJoCo's Euler step takes the velocity-product forces at the step's start; the projection
     # onto the tree's new pose takes them implicitly, O(h v^2) apart: at 3 rad/s per joint, 0.52
-    # (rad/s summed over the 9 rates; MuJoCo's own change in the step: 12.9) against 0.017. MuJoCo
+    # (rad/s summed over the 9 rates; MuJoCo's own change in the step: 12.9) against 4e-6. MuJoCo
     # moves the root's joints' anchor by h times its velocity, Jolt the torso's centre of mass:
     # 5.1 mm summed over qpos, against 0.8 um with the root placed as MuJoCo's coordinates go.
     one_update = dataclasses.replace(CHEETAH.fast_solver, substeps=1)
@@ -270,7 +270,7 @@ def test_mujoco_euler_meets_a_limit_as_mujocos_euler_step_does():
     # MuJoCo finds the limit force against M with the damping explicit, then takes the damping
     # implicitly with that force held. Solved together with the implicit damping, the limit gets
     # another force: with only the velocity products explicit, one update in a policy's gait was
-    # 0.39 off MuJoCo's in the air, 0.02 in MuJoCo's order (0.63 and 0.026 here, 40 states).
+    # 0.39 off MuJoCo's in the air, 0.02 in MuJoCo's order (0.63 and 7e-6 here, 40 states).
     one_update = dataclasses.replace(CHEETAH.fast_solver, substeps=1)
     together = one_update_off_mujocos_euler_step(one_update, 3.0, at_limits=True)
     mujoco_order = one_update_off_mujocos_euler_step(dataclasses.replace(one_update, mujoco_euler=True), 3.0, at_limits=True)

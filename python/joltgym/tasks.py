@@ -95,11 +95,11 @@ TASKS: dict[str, TaskSpec] = {
                                        articulated_joints=True),
             # MuJoCo v5's Euler step itself: one update per 0.01 s, velocity products explicit, limit and
             # contact forces found before the damping is taken implicitly, the root moved as MuJoCo's
-            # coordinates move (mujoco_euler). One update from the states a policy visits lands 0.068
-            # (summed |qvel|) from MuJoCo's step from the same state at 4 iterations (0.034 at 10; the
-            # rest is the contacts' convergence), against 0.55 for the fast preset and 2.97 for the
-            # default, whose step is closer to the converged dynamics (MuJoCo's own change over the
-            # step: 17).
+            # coordinates move (mujoco_euler). One env step from the v5 states of a MuJoCo-trained policy
+            # lands 0.168 (summed |qvel|) from v5's own at 4 iterations (0.031 at 10: the rest is the
+            # contacts' convergence), against 2.37 for the fast preset and 3.84 for the default, whose
+            # step is closer to the converged dynamics (benchmarks/step_fidelity.py --frames 1 --policy
+            # examples/results/transfer/HalfCheetah_mujoco_1.pt, "joltgym against MuJoCo v5").
             mujoco_solver=SolverSettings(substeps=1, velocity_iterations=4, position_iterations=1, baumgarte=1.0,
                                          articulated_joints=True, mujoco_euler=True),
             env_entry_point="joltgym.envs.half_cheetah:HalfCheetahEnv",
