@@ -16,7 +16,8 @@ from joltgym.vector import JoltVectorEnv
 
 def test_fast_halfcheetah_uses_its_preset_and_still_holds_its_joints():
     spec = task_spec("HalfCheetah")
-    assert spec.fast_solver is not None and spec.fast_solver.substeps < spec.solver.substeps
+    fast, default = spec.fast_solver, spec.solver
+    assert fast is not None and fast.substeps * fast.velocity_iterations < default.substeps * default.velocity_iterations
     env = gym.make("joltgym/HalfCheetah-v0", solver="fast").unwrapped
     assert env.model.native.desc.solver.substeps == spec.fast_solver.substeps
     env.reset(seed=7)
@@ -56,8 +57,10 @@ def test_the_vector_and_multi_agent_envs_take_the_names():
     env.close()
 
 
-def test_mujoco_halfcheetah_steps_as_mujocos_euler_integrator():
+def test_mujoco_halfcheetah_steps_as_mujocos_euler_integrator_and_is_its_default():
     spec = task_spec("HalfCheetah")
+    assert spec.solver == spec.mujoco_solver
+    np.testing.assert_array_equal(rollout(solver="mujoco"), rollout())
     solver = gym.make("joltgym/HalfCheetah-v0", solver="mujoco").unwrapped.model.native.desc.solver
     assert solver.mujoco_euler and solver.substeps == 1 == spec.mujoco_solver.substeps
     venv = JoltVectorEnv(2, task="HalfCheetah", solver="mujoco")

@@ -29,7 +29,7 @@ class TaskSpec:
     # and accuracy beside it; None where the default already is the fast setting.
     fast_solver: SolverSettings | None = None
     # solver="mujoco": MuJoCo v5's own step where it is far from converged (HalfCheetah's Euler
-    # step at 0.01 s), for policies that must carry over to Gymnasium's v5 task; None elsewhere.
+    # step at 0.01 s, which is also its default); None elsewhere.
     mujoco_solver: SolverSettings | None = None
 
     def resolve_solver(self, solver: SolverSettings | str | None) -> SolverSettings:
@@ -73,35 +73,35 @@ class TaskSpec:
         return self.native.create(model.native, **kwargs)
 
 
+_HALF_CHEETAH_V5_STEP = SolverSettings(substeps=1, velocity_iterations=4, position_iterations=1, baumgarte=1.0,
+                                       articulated_joints=True, mujoco_euler=True)
+
 TASKS: dict[str, TaskSpec] = {
     spec.name: spec
     for spec in (
         TaskSpec(
             name="HalfCheetah",
             xml_file="half_cheetah.xml",
-            # Planar links, soft contacts, every joint and foot contact solved in joint space
-            # (articulated_joints; the contacts meet the whole tree's effective mass) and the tree
-            # placed on its anchors exactly at each update: 2 sub-steps x 1 iteration come closer to
-            # the converged step than joint-by-joint rows at 2 x 8 (step_fidelity 3.01 against 4.82;
-            # MuJoCo v5's own 6.49) for 41% fewer instructions (0.445 M -> 0.261 M), joints closed
-            # (0.0 mm), resting height MuJoCo's within 0.02 mm (solver_measurements.md). A second
-            # iteration gives 2.79 for 0.288 M; one sub-step costs half but more than doubles the
-            # integration error.
-            solver=SolverSettings(substeps=2, velocity_iterations=1, position_iterations=1, baumgarte=1.0,
-                                  articulated_joints=True),
-            # One sub-step: 0.141 M instructions per step, joints closed, step_fidelity 7.21
-            # (joint-by-joint 1 x 8 x 3: 0.237 M, 1.2 mm, 10.3; solver_measurements.md).
+            # MuJoCo v5's Euler step itself (mujoco_euler): one update per 0.01 s, planar links, joints and
+            # foot contacts solved in joint space, velocity products explicit, limit and contact forces
+            # found before the damping is taken implicitly, the root moved as MuJoCo's coordinates move.
+            # v5's step is far from converged at 0.01 s, and a task on a closer step is another task:
+            # policies trained on 2 sub-steps x 1 iteration (step_fidelity 3.01 against the converged
+            # step, v5's own 6.49) kept only 0.26-0.37 of their return on v5, where policies trained on
+            # this step keep 0.88-1.01 and MuJoCo's keep 0.92-1.00 on it (README, "Policy transfer").
+            # One env step from the v5 states of a MuJoCo-trained policy lands 0.168 (summed |qvel|)
+            # from v5's own at 4 iterations (0.031 at 10: the rest is the contacts' convergence),
+            # against 3.84 for 2 sub-steps x 1 (benchmarks/step_fidelity.py --frames 1 --policy
+            # examples/results/transfer/HalfCheetah_mujoco_1.pt, "joltgym against MuJoCo v5"), for
+            # 0.237 M instructions per env step against 0.271 M (benchmarks/profile_step.py). Each further
+            # iteration costs ~22 k: at 4 the open-loop gait of compare_with_mujoco.py runs 21.8 m against
+            # v5's 25.4 m, at 8 (0.32 M) 25.5 m; the transfer runs were made at 4.
+            solver=_HALF_CHEETAH_V5_STEP,
+            # One sub-step, implicit velocity products: 0.141 M instructions per step, joints closed,
+            # step_fidelity 7.21 against the converged step (solver_measurements.md).
             fast_solver=SolverSettings(substeps=1, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
                                        articulated_joints=True),
-            # MuJoCo v5's Euler step itself: one update per 0.01 s, velocity products explicit, limit and
-            # contact forces found before the damping is taken implicitly, the root moved as MuJoCo's
-            # coordinates move (mujoco_euler). One env step from the v5 states of a MuJoCo-trained policy
-            # lands 0.168 (summed |qvel|) from v5's own at 4 iterations (0.031 at 10: the rest is the
-            # contacts' convergence), against 2.37 for the fast preset and 3.84 for the default, whose
-            # step is closer to the converged dynamics (benchmarks/step_fidelity.py --frames 1 --policy
-            # examples/results/transfer/HalfCheetah_mujoco_1.pt, "joltgym against MuJoCo v5").
-            mujoco_solver=SolverSettings(substeps=1, velocity_iterations=4, position_iterations=1, baumgarte=1.0,
-                                         articulated_joints=True, mujoco_euler=True),
+            mujoco_solver=_HALF_CHEETAH_V5_STEP,
             env_entry_point="joltgym.envs.half_cheetah:HalfCheetahEnv",
             max_episode_steps=1000,
             reward_threshold=4800.0,
