@@ -248,7 +248,7 @@ def accuracy_table(args, results: dict[str, dict], before: dict | None) -> list[
         "|---|---|---|---|---|",
     ] + [
         f"| {task} | {sol.substeps} / {sol.velocity_iterations} / {sol.position_iterations}"
-        f"{', articulated' if sol.articulated_joints else ''} | "
+        f"{', articulated' if sol.articulated_joints else ''}{', mujoco_euler' if sol.mujoco_euler else ''} | "
         f"{r['anchor_mm']:.1f} mm{was(task, 'anchor_mm', lambda v: f'{v:.1f} mm')} | "
         f"{zero(r['zero_action'])}{was(task, 'zero_action', zero)} | "
         f"{loop(r['open_loop'])}{was(task, 'open_loop', loop)} |"

@@ -88,7 +88,8 @@ TASKS: dict[str, TaskSpec] = {
             # v5's step is far from converged at 0.01 s, and a task on a closer step is another task:
             # policies trained on 2 sub-steps x 1 iteration (step_fidelity 3.01 against the converged
             # step, v5's own 6.49) kept only 0.26-0.37 of their return on v5, where policies trained on
-            # this step keep 0.88-1.01 and MuJoCo's keep 0.92-1.00 on it (README, "Policy transfer").
+            # this step keep 0.85-1.01 and MuJoCo's keep 0.92-1.08 on it, and PPO learns it as MuJoCo's
+            # (0.94x its mean return over 5 seeds; README, "Policy transfer").
             # One env step from the v5 states of a MuJoCo-trained policy lands 0.168 (summed |qvel|)
             # from v5's own at 4 iterations (0.031 at 10: the rest is the contacts' convergence),
             # against 3.84 for 2 sub-steps x 1 (benchmarks/step_fidelity.py --frames 1 --policy
