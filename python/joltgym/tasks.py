@@ -98,7 +98,7 @@ TASKS: dict[str, TaskSpec] = {
             # iteration costs ~22 k: at 4 the open-loop gait of compare_with_mujoco.py runs 21.8 m against
             # v5's 25.4 m, at 8 (0.32 M) 25.5 m; the transfer runs were made at 4.
             solver=_HALF_CHEETAH_V5_STEP,
-            # One sub-step, implicit velocity products: 0.141 M instructions per step, joints closed,
+            # One sub-step, implicit velocity products: 0.143 M instructions per step, joints closed,
             # step_fidelity 7.21 against the converged step (solver_measurements.md).
             fast_solver=SolverSettings(substeps=1, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
                                        articulated_joints=True),
