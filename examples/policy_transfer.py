@@ -40,7 +40,7 @@ TASKS = ["HalfCheetah", "Hopper", "Walker2d", "Ant", "Humanoid"]
 ENGINES = {"joltgym": "joltgym/{task}-v0", "mujoco": "{task}-v5"}
 # Trained on only when asked (--engines): joltgym with one of the task's solver presets: "fast"
 # runs one update per MuJoCo step as v5 itself does; "mujoco" steps as v5's Euler integrator does
-# (HalfCheetah). Every policy is also evaluated on each preset asked for.
+# (HalfCheetah, where it is also the default). Every policy is also evaluated on each preset asked for.
 PRESETS = {"joltgym-fast": "fast", "joltgym-mujoco": "mujoco"}
 # Evaluated on, never trained on: MuJoCo's own task at half its timestep and twice the frame
 # skip (same env step). How far a policy's return moves there measures how much it depends on
