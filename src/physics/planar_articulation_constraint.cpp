@@ -157,8 +157,7 @@ void PlanarArticulationConstraint::SetupVelocityConstraint(float dt) {
 void PlanarArticulationConstraint::BuildDamped() {
   const int n = system_.num_rates();
   damped_.Reset();
-  damped_.ClearMatrix();
-  for (int r = 0; r < n; ++r)
+  for (int r = 0; r < n; ++r)  // every entry the factorisation reads: the lower triangle
     for (int c = 0; c <= r; ++c) damped_.a(r, c) = system_.a(r, c);
   num_drives_ = 0;
   for (int k = 0; k < system_.num_rows(); ++k) {
