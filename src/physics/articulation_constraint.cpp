@@ -142,7 +142,7 @@ void ArticulationConstraint::Factorise() {
 
 void ArticulationConstraint::Refactorise() {
   system_.Factorise();
-  contacts_.Factorise(system_);
+  contacts_.FactorChanged();
 }
 
 void ArticulationConstraint::SetupVelocityConstraint(float dt) {

@@ -40,6 +40,9 @@ class TreeContactSolver {
 
 template <int D>
 class JointSpaceContacts {
+  static_assert(D <= 4, "a point's rows are solved side by side in one register");
+  static constexpr int kLanes = D <= 2 ? 2 : 4;  // a point's D rows side by side, padded to a register
+
  public:
   static constexpr int kMaxRates = JointSpaceSystem::kMaxRates;
 
@@ -54,8 +57,10 @@ class JointSpaceContacts {
     const int* path = nullptr;             // the rates it moves with (JointSpaceSystem::path)
     int path_length = 0;
     int own_path[kMaxRates];               // a contact within the tree: both bodies' paths, ascending
+    int position[kMaxRates];               // a contact within the tree: each rate's index in own_path
     double p[D][kMaxRates];                // P over the rates: nonzero only on the path
-    double y[D][kMaxRates];                // L^-T P^T (H = L^T L): nonzero only on the path too
+    // L^-T P^T (H = L^T L), nonzero only on the path too: y[q][d] is row d's entry for rate path[q].
+    double y[kMaxRates][kLanes];
     double g[D][D];                        // P H^-1 P^T = y^T y
   };
 
@@ -126,35 +131,18 @@ class JointSpaceContacts {
                                             path2 + (rate2 >= 0 ? system.path_length(rate2) : 0), point.own_path);
             point.path = point.own_path;
             point.path_length = int(end - point.own_path);
+            for (int q = 0; q < point.path_length; ++q) point.position[point.own_path[q]] = q;
             add_rows(point, rows, views);
           });
     }
   }
 
-  // L^-T P^T and each row's effective mass, once H is factorised (and after each refactorisation).
-  void Factorise(const JointSpaceSystem& system) {
-    const int n = system.num_rates();
-    for (int k = 0; k < num_points_; ++k) {
-      Point& point = points_[size_t(k)];
-      for (int d = 0; d < D; ++d) {
-        std::copy(point.p[d], point.p[d] + n, point.y[d]);
-        system.SolveUpperOnPath(point.path, point.path_length, point.y[d]);
-      }
-      for (int d = 0; d < D; ++d)
-        for (int e = 0; e <= d; ++e) {
-          double s = 0.0;
-          for (int i = 0; i < point.path_length; ++i) s += point.y[d][point.path[i]] * point.y[e][point.path[i]];
-          point.g[d][e] = point.g[e][d] = s;
-        }
-      for (int i = point.first_row; i < point.first_row + point.num_rows; ++i) {
-        Row& row = rows_[size_t(i)];
-        double k_row = 0.0;
-        for (int d = 0; d < D; ++d)
-          for (int e = 0; e < D; ++e) k_row += row.a[d] * point.g[d][e] * row.a[e];
-        row.inv_k = 1.0 / (k_row + row.softness);
-      }
-    }
-  }
+  // The system's factor H = L^T L changed (a new update, a limit released or taken back): L^-T P^T
+  // and the rows' effective masses are recomputed when the next Solve needs them. A pass that
+  // releases or takes back a limit never reaches the contacts, so recomputing at once was work
+  // thrown away: 3,294 of HumanoidStandup's 11,294 factorisations in 800 env steps
+  // (benchmarks/profile_step.py).
+  void FactorChanged() { factor_changed_ = true; }
 
   // Jolt's warm start: each row's total scaled by ratio; apply(body, r, impulse[D]) puts each
   // point's impulse on its body at r (the next projection carries it to the tree), and its
@@ -182,7 +170,9 @@ class JointSpaceContacts {
   // One pass on the rates: (K + softness) dlambda = -(J x + softness total + bias), total >= 0.
   // A point's velocity P x follows its own rows exactly (P H^-1 P^T dlambda); the rates take the
   // point's impulse once, before the next point.
-  void Solve(JointSpaceSystem& system) const {
+  void Solve(JointSpaceSystem& system) {
+    if (factor_changed_) Factorise(system);
+    factor_changed_ = false;
     const int n = system.num_rates();
     for (int k = 0; k < num_points_; ++k) {
       const Point& point = points_[size_t(k)];
@@ -212,10 +202,9 @@ class JointSpaceContacts {
       double dx[kMaxRates];  // H^-1 P^T impulse = L^-1 (y impulse)
       std::fill(dx, dx + n, 0.0);
       for (int i = 0; i < point.path_length; ++i) {
-        const int r = point.path[i];
         double s = 0.0;
-        for (int d = 0; d < D; ++d) s += point.y[d][r] * impulse[d];
-        dx[r] = s;
+        for (int d = 0; d < D; ++d) s += point.y[i][d] * impulse[d];
+        dx[point.path[i]] = s;
       }
       system.SolveLower(dx);
       for (int r = 0; r < n; ++r) system.mutable_x(r) += dx[r];
@@ -223,6 +212,29 @@ class JointSpaceContacts {
   }
 
  private:
+  // L^-T P^T and each row's effective mass, from the system's current factor.
+  void Factorise(const JointSpaceSystem& system) {
+    for (int k = 0; k < num_points_; ++k) {
+      Point& point = points_[size_t(k)];
+      for (int q = 0; q < point.path_length; ++q)
+        for (int c = 0; c < kLanes; ++c) point.y[q][c] = c < D ? point.p[c][point.path[q]] : 0.0;
+      system.SolveUpperOnPath(point.path, point.path_length, point.body1 < 0 ? nullptr : point.position, point.y);
+      for (int d = 0; d < D; ++d)
+        for (int e = 0; e <= d; ++e) {
+          double s = 0.0;
+          for (int q = 0; q < point.path_length; ++q) s += point.y[q][d] * point.y[q][e];
+          point.g[d][e] = point.g[e][d] = s;
+        }
+      for (int i = point.first_row; i < point.first_row + point.num_rows; ++i) {
+        Row& row = rows_[size_t(i)];
+        double k_row = 0.0;
+        for (int d = 0; d < D; ++d)
+          for (int e = 0; e < D; ++e) k_row += row.a[d] * point.g[d][e] * row.a[e];
+        row.inv_k = 1.0 / (k_row + row.softness);
+      }
+    }
+  }
+
   // Room for `contacts` more points, each with a full pyramid of rows.
   void AddCapacity(int contacts) {
     points_.resize(points_.size() + size_t(contacts));
@@ -245,6 +257,7 @@ class JointSpaceContacts {
   std::vector<Point> points_;                                    // capacity for every possible contact
   std::vector<Row> rows_;                                        // and row
   int num_points_ = 0;
+  bool factor_changed_ = true;
 };
 
 }  // namespace joltgym

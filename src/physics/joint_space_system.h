@@ -160,10 +160,16 @@ class JointSpaceSystem {
   // of k's t-th ancestor are its first t, so each update of an ancestor's row is one contiguous
   // run instead of a walk up parent links (with the other changes of
   // benchmarks/solver_measurements.md, HumanoidStandup 0.92x the time per step).
+  //
+  // The row updates run in whole groups of kLanes entries, past a row's last entry into its
+  // padding (zeroed here, read by nothing else): a loop of a row's 1-12 entries spent more on its
+  // vector prologue and remainder than on its multiply-adds (HumanoidStandup: 140 row updates per
+  // factorisation, 9.7 k instructions; profile_step.py). Its entries are computed as before.
   void Factorise() {
     for (int k = 0; k < n_; ++k) {
       diag_[k] = a_[k][k];
       for (int t = 0; t < depth_[k]; ++t) l_[k][t] = a_[k][path_[k][t]];
+      std::fill(l_[k] + depth_[k], l_[k] + RoundUp(depth_[k]), 0.0);
     }
     for (int k = 0; k < num_rows_; ++k) diag_[rows_[k].rate] += 1.0 / rows_[k].softness;
     for (int k = n_ - 1; k >= 0; --k) {
@@ -171,13 +177,15 @@ class JointSpaceSystem {
       double* __restrict lk = l_[k];
       const int depth = depth_[k];
       const double inv = inv_diag_[k];
-      for (int t = 0; t < depth; ++t) lk[t] *= inv;
+      for (int t = 0; t < depth; t += kLanes)
+        for (int v = 0; v < kLanes; ++v) lk[t + v] *= inv;
       for (int t = depth - 1; t >= 0; --t) {
         const int i = path_[k][t];
         const double lkt = lk[t];
         diag_[i] -= lkt * lkt;
-        double* __restrict li = l_[i];  // another row than lk's: i is an ancestor of k
-        for (int u = 0; u < t; ++u) li[u] -= lkt * lk[u];
+        double* __restrict li = l_[i];  // another row than lk's: i is an ancestor of k, its depth t
+        for (int u = 0; u < t; u += kLanes)
+          for (int v = 0; v < kLanes; ++v) li[u + v] -= lkt * lk[u + v];
       }
     }
   }
@@ -235,10 +243,18 @@ class JointSpaceSystem {
   double& mutable_x(int r) { return x_[r]; }
 
   // The two halves of a solve with the factorised matrix H = L^T L, for the owner's own rows
-  // (contacts in joint space): v = L^-T v, then v = L^-1 v, in place; together H^-1 v. The first
-  // takes a v that is nonzero only on `path` (a path(rate), `length` entries), as is its result.
-  void SolveUpperOnPath(const int* path, int length, double* v) const {
-    for (int p = length - 1; p >= 0; --p) EliminateUpper(path[p], v);
+  // (contacts in joint space): v = L^-T v, then v = L^-1 v, in place; together H^-1 v.
+  //
+  // The first takes Lanes (2 or 4) vectors side by side that are nonzero only on `path` (`length`
+  // rates, ascending, closed under ancestors), as is its result: y[q][c] is vector c's entry for
+  // rate path[q]. position[r] is rate r's index in the path, or nullptr when the path is one rate's
+  // path(rate), whose q-th entry's ancestors are the entries before it. The vectors side by side
+  // make each step one multiply-add of Lanes, where three vectors one by one, each through the
+  // rates' indices, cost HumanoidStandup 83 k instructions per env step (profile_step.py).
+  template <int Lanes>
+  void SolveUpperOnPath(const int* path, int length, const int* position, double (*y)[Lanes]) const {
+    if (position) EliminateUpperOnPath(path, length, y, [&](int k, int t) { return position[path_[k][t]]; });
+    else EliminateUpperOnPath(path, length, y, [](int, int t) { return t; });
   }
   void SolveLower(double* v) const {
     for (int k = 0; k < n_; ++k) {
@@ -258,10 +274,30 @@ class JointSpaceSystem {
   }
 
  private:
+  static constexpr int kLanes = 4;  // doubles in one AVX register
+  static constexpr int kRowStride = (kMaxRates + kLanes - 1) / kLanes * kLanes;
+  static int RoundUp(int count) { return (count + kLanes - 1) / kLanes * kLanes; }
+
   // v = H^-1 v: L^T y = v from the leaves up, then L x = y from the first rate down.
   void SolveInPlace(double* v) const {
     for (int k = n_ - 1; k >= 0; --k) EliminateUpper(k, v);
     SolveLower(v);
+  }
+  template <int Lanes, typename PositionOf>
+  void EliminateUpperOnPath(const int* path, int length, double (*y)[Lanes], PositionOf&& position_of) const {
+    for (int q = length - 1; q >= 0; --q) {
+      const int k = path[q];
+      double* __restrict yq = y[q];
+      bool zero = true;
+      for (int c = 0; c < Lanes; ++c) zero &= yq[c] == 0.0;
+      if (zero) continue;
+      for (int c = 0; c < Lanes; ++c) yq[c] *= inv_diag_[k];
+      const double* lk = l_[k];
+      for (int t = depth_[k] - 1; t >= 0; --t) {
+        double* __restrict yt = y[position_of(k, t)];  // an ancestor's: another row than yq
+        for (int c = 0; c < Lanes; ++c) yt[c] -= lk[t] * yq[c];
+      }
+    }
   }
   // Rate k's step of L^T y = v (a zero entry, as outside a contact's path, adds nothing to its ancestors).
   void EliminateUpper(int k, double* v) const {
@@ -278,7 +314,7 @@ class JointSpaceSystem {
   int path_[kMaxRates][kMaxRates];       // and the ancestors, ascending, then the rate
   Row rows_[kMaxRows];
   double a_[kMaxRates][kMaxRates];       // T^T M T, lower triangle
-  double l_[kMaxRates][kMaxRates];       // its factor with the rows, on each rate's ancestors
+  double l_[kMaxRates][kRowStride] = {};  // its factor with the rows, on each rate's ancestors, then padding
   double diag_[kMaxRates];               // H's diagonal, during the factorisation
   double inv_diag_[kMaxRates];           // 1 / L's diagonal
   double x_[kMaxRates];

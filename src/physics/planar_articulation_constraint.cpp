@@ -142,7 +142,7 @@ void PlanarArticulationConstraint::Factorise() {
 
 void PlanarArticulationConstraint::Refactorise() {
   system_.Factorise();
-  contacts_.Factorise(system_);
+  contacts_.FactorChanged();
 }
 
 void PlanarArticulationConstraint::SetupVelocityConstraint(float dt) {
