@@ -34,12 +34,8 @@ SelfContactConstraint::SelfContactConstraint(JPH::Body& body1, JPH::Body& body2,
   reach_all_ = pairs_.empty() ? 0.0f : bound(true, centre1_) + bound(false, centre2_) + margin;
 }
 
-void SelfContactConstraint::BeginStep(float h, BiasAccelerationSource& bias_source, int body1, int body2,
-                                      const JPH::RMat44* frames) {
-  const JPH::RMat44& t1 = frames[body1];
-  const JPH::RMat44& t2 = frames[body2];
-  const bool near = (JPH::Vec3(t1 * centre1_) - JPH::Vec3(t2 * centre2_)).LengthSq() <= reach_all_ * reach_all_;
-  if (!near && num_active_ == 0) return;
+void SelfContactConstraint::FindContacts(float h, BiasAccelerationSource& bias_source, int body1, int body2,
+                                         const JPH::RMat44& t1, const JPH::RMat44& t2, bool near) {
   num_active_ = 0;
   PairContactPoint contacts[kMaxPairContacts];
   for (size_t p = 0; p < pairs_.size(); ++p) {

@@ -38,7 +38,15 @@ class SelfContactConstraint final : public OwnConstraint {
   // the update (SoftContactConstraint::BeginStep). body1, body2: the bodies' robot indices, for
   // bias.BiasOf; frames: every robot body's world transform now (the owner computes them once
   // for all of its body pairs).
-  void BeginStep(float h, BiasAccelerationSource& bias, int body1, int body2, const JPH::RMat44* frames);
+  // Inline up to the test of the two bodies' bounding spheres: most pairs are apart with no
+  // contact to end (HumanoidStandup: 87% of its 45 pairs per update), and the call alone cost
+  // half of what they took (profile_step.py).
+  void BeginStep(float h, BiasAccelerationSource& bias, int body1, int body2, const JPH::RMat44* frames) {
+    const JPH::RMat44& t1 = frames[body1];
+    const JPH::RMat44& t2 = frames[body2];
+    const bool near = (JPH::Vec3(t1 * centre1_) - JPH::Vec3(t2 * centre2_)).LengthSq() <= reach_all_ * reach_all_;
+    if (near || num_active_ > 0) FindContacts(h, bias, body1, body2, t1, t2, near);
+  }
 
   // Appends both sides' forces of each contact of the last update of length dt.
   void AppendForces(float dt, int robot, int body1, int body2, std::vector<ContactForce>& out) const;
@@ -72,6 +80,10 @@ class SelfContactConstraint final : public OwnConstraint {
   void RestoreState(JPH::StateRecorder& stream) override;
 
  private:
+  // BeginStep's work once the bodies are near or a contact may end.
+  void FindContacts(float h, BiasAccelerationSource& bias, int body1, int body2, const JPH::RMat44& t1,
+                    const JPH::RMat44& t2, bool near);
+
   // One possible contact point: a pair's point `feature`.
   struct Slot {
     int num_rows = 0;
