@@ -63,6 +63,15 @@ class ArticulationConstraint final : public TreeConstraint, public TreeContactSo
   void WarmStartVelocityConstraint(float ratio) override;
   bool SolveVelocityConstraint(float dt) override;
   bool SolvePositionConstraint(float dt, float baumgarte) override;
+  // The limits the last update ended released (JointSpaceSystem::Reset).
+  void SaveState(JPH::StateRecorder& stream) const override {
+    TreeConstraint::SaveState(stream);
+    system_.SaveReleased(stream);
+  }
+  void RestoreState(JPH::StateRecorder& stream) override {
+    TreeConstraint::RestoreState(stream);
+    system_.RestoreReleased(stream);
+  }
 
  private:
   static constexpr int kMaxBodies = 24;
