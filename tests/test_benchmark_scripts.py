@@ -56,9 +56,13 @@ def test_bench_vector_bare_loop_runs_the_pools_steps_round_by_round(monkeypatch)
         contenders += [pool, bv.bare_contender(6, threads, pool)]
     try:
         bv.measure_size(contenders, rounds=2, round_seconds=0.01)
+        # Calibration sizes the rounds by time: on a loaded machine two rounds may stop short of
+        # Hopper's first falls, so further rounds run until every pool is past them.
+        while min(sum(c.calls) for c in contenders[::2]) <= 60:
+            for c in contenders:
+                c.record()
         for pool, bare in (contenders[:2], contenders[2:]):
             assert bare.calls == pool.calls and sum(pool.calls) > 2 * pool.steps
-            assert sum(pool.calls) > 60  # past Hopper's first falls: resets included
             np.testing.assert_array_equal(bare.observations(), pool.observations())
     finally:
         for c in contenders:
