@@ -63,15 +63,6 @@ class ArticulationConstraint final : public TreeConstraint, public TreeContactSo
   void WarmStartVelocityConstraint(float ratio) override;
   bool SolveVelocityConstraint(float dt) override;
   bool SolvePositionConstraint(float dt, float baumgarte) override;
-  // The limits the last update ended released (JointSpaceSystem::Reset).
-  void SaveState(JPH::StateRecorder& stream) const override {
-    TreeConstraint::SaveState(stream);
-    system_.SaveReleased(stream);
-  }
-  void RestoreState(JPH::StateRecorder& stream) override {
-    TreeConstraint::RestoreState(stream);
-    system_.RestoreReleased(stream);
-  }
 
  private:
   static constexpr int kMaxBodies = 24;
@@ -135,7 +126,6 @@ class ArticulationConstraint final : public TreeConstraint, public TreeContactSo
   std::vector<JPH::Quat> rest_;                // per hinge: the child's rotation in its parent's frame, less the turn
   JPH::Vec3 placed_[kMaxBodies];               // scratch: where the hinges place each body's centre of mass
   JPH::Quat placed_rotation_[kMaxBodies];      // and how they turn it
-  JointSpaceSystem system_;
   JointSpaceContacts<3> contacts_;  // along world x, y and z
 };
 

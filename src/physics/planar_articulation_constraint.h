@@ -78,15 +78,6 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeCon
   void WarmStartVelocityConstraint(float ratio) override;
   bool SolveVelocityConstraint(float dt) override;
   bool SolvePositionConstraint(float dt, float baumgarte) override;
-  // The limits the last update ended released (JointSpaceSystem::Reset).
-  void SaveState(JPH::StateRecorder& stream) const override {
-    TreeConstraint::SaveState(stream);
-    system_.SaveReleased(stream);
-  }
-  void RestoreState(JPH::StateRecorder& stream) override {
-    TreeConstraint::RestoreState(stream);
-    system_.RestoreReleased(stream);
-  }
 
  private:
   struct BodyInfo {
@@ -148,7 +139,6 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeCon
   std::vector<BodyMotion> motion_;  // T, per body
   double v_[kMaxBodies][3];         // scratch: the bodies' velocities
   JPH::Vec3 placed_[kMaxBodies];    // scratch: the bodies' centres of mass as the anchors place them
-  JointSpaceSystem system_;
   JointSpaceContacts<2> contacts_;  // along u and w
   bool mujoco_euler_ = false;
   // Where MuJoCo's integration puts the free root's centre of mass this update (qpos += h qvel on

@@ -14,6 +14,16 @@ TreeConstraint::TreeConstraint(const std::vector<JPH::Body*>& bodies, JPH::uint3
       placed_position_(bodies.size()),
       placed_rotation_(bodies.size()) {}
 
+void TreeConstraint::SaveState(JPH::StateRecorder& stream) const {
+  OwnConstraint::SaveState(stream);
+  system_.SaveReleased(stream);
+}
+
+void TreeConstraint::RestoreState(JPH::StateRecorder& stream) {
+  OwnConstraint::RestoreState(stream);
+  system_.RestoreReleased(stream);
+}
+
 void TreeConstraint::BuildIslands(JPH::uint32 constraint_index, JPH::IslandBuilder& builder,
                                   JPH::BodyManager& body_manager) {
   for (JPH::Body* body : tree_)

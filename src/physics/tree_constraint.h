@@ -10,6 +10,7 @@
 #include <Jolt/Jolt.h>
 #include <Jolt/Physics/Body/Body.h>
 
+#include "physics/joint_space_system.h"
 #include "physics/own_constraint_settings.h"
 
 #include <vector>
@@ -31,7 +32,15 @@ class TreeConstraint : public OwnConstraint {
   // off its hinges; most updates none did, and placing again was 3.5% of a HumanoidStandup step.
   void PlaceAgainIfMoved(float dt);
 
+  // With Jolt's, the limits the last update ended released (JointSpaceSystem::Reset).
+  void SaveState(JPH::StateRecorder& stream) const override;
+  void RestoreState(JPH::StateRecorder& stream) override;
+
  protected:
+  // The tree's rates and their rows, solved by the owner (articulation_constraint.h,
+  // planar_articulation_constraint.h).
+  JointSpaceSystem system_;
+
   // Where the placement left the bodies: the owner's SolvePositionConstraint ends with it.
   void RememberPlacement();
 
