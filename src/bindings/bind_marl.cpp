@@ -58,7 +58,7 @@ py::tuple Outputs(const MultiAgentTask& t) {
 MultiAgentPoolOutput PoolOutputs(MultiAgentPool& pool, const py::list& outputs) {
   if (outputs.size() != 9) throw py::value_error("outputs: 9 buffers expected");
   const MultiAgentTask& t = pool.task();
-  const py::ssize_t w = pool.num_worlds(), a = t.num_agents();
+  const py::ssize_t w = pool.num_envs(), a = t.num_agents();
   auto at = [&](size_t i) { return outputs[i].cast<py::array>(); };
   py::array obs = at(0), state = at(1), rewards = at(2), terminated = at(3), truncated = at(4), infos = at(5),
             was_reset = at(6), acted = at(7), diverged = at(8);
@@ -251,17 +251,21 @@ void BindMarl(py::module_& m) {
   auto pool = py::class_<MultiAgentPool>(m, "MultiAgentPool",
                              "num_envs worlds of one multi-agent task on persistent native threads (NEXT_STEP autoreset).")
       .def(py::init([](std::shared_ptr<MultiAgentTask> task, int num_envs, int num_threads, int max_episode_steps,
-                       std::uint64_t entropy) {
+                       std::uint64_t entropy, int envs_per_world) {
              if (!task) throw py::value_error("MultiAgentPool needs a task");
              if (num_envs < 1) throw py::value_error("num_envs must be >= 1, got " + std::to_string(num_envs));
              if (num_threads < 1) throw py::value_error("num_threads must be >= 1");
              py::gil_scoped_release release;
-             return std::make_unique<MultiAgentPool>(task, num_envs, num_threads, max_episode_steps, entropy);
+             return std::make_unique<MultiAgentPool>(task, num_envs, num_threads, max_episode_steps, entropy,
+                                                     envs_per_world);
            }),
            py::arg("task"), py::arg("num_envs"), py::arg("num_threads") = 1, py::arg("max_episode_steps") = 0,
-           py::arg("entropy") = 0)
-      .def_property_readonly("num_envs", &MultiAgentPool::num_worlds)
+           py::arg("entropy") = 0, py::arg("envs_per_world") = 0,
+           "envs_per_world: envs packed into one Jolt world (0: the pool chooses; > 1 only for tasks whose robots "
+           "touch nothing through Jolt, the factorised robots).")
+      .def_property_readonly("num_envs", &MultiAgentPool::num_envs)
       .def_property_readonly("num_threads", &MultiAgentPool::num_threads)
+      .def_property_readonly("envs_per_world", &MultiAgentPool::envs_per_world)
       .def("set_knob", [](MultiAgentPool& self, int index, float value) {
              CheckKnobValue(KnobAt(self.task(), index), value);
              self.SetKnob(index, value);
@@ -273,7 +277,7 @@ void BindMarl(py::module_& m) {
             Buffer<std::uint64_t> seed_array;
             if (!seeds.is_none()) {
               seed_array = Buffer<std::uint64_t>::ensure(seeds);
-              if (!seed_array || seed_array.ndim() != 1 || seed_array.shape(0) != self.num_worlds())
+              if (!seed_array || seed_array.ndim() != 1 || seed_array.shape(0) != self.num_envs())
                 throw py::value_error("seeds must be a uint64 array of length num_envs");
             }
             py::gil_scoped_release release;
@@ -285,17 +289,18 @@ void BindMarl(py::module_& m) {
           "step_into",
           [](MultiAgentPool& self, const py::object& actions, const py::list& outputs) {
             const MultiAgentTask& t = self.task();
-            auto a = AsFloatArray(actions, {self.num_worlds(), t.num_agents(), t.max_act_dim()}, "actions");
+            auto a = AsFloatArray(actions, {self.num_envs(), t.num_agents(), t.max_act_dim()}, "actions");
             MultiAgentPoolOutput out = PoolOutputs(self, outputs);
             py::gil_scoped_release release;
             self.Step(a.data(), out);
           },
           py::arg("actions"), py::arg("outputs"), "Step every world (actions [num_envs, agents, max_act_dim]).");
-  DefRenderOfEach<MultiAgentPool>(pool, [](MultiAgentPool& p) { return p.num_worlds(); });
+  DefRenderOfEach<MultiAgentPool>(pool, [](MultiAgentPool& p) { return p.num_envs(); },
+                                  [](MultiAgentPool& p, int env) { return p.RobotOfEnv(env); });
   pool.def(
       "floor_marks",
       [](MultiAgentPool& self, int env) {
-        if (env < 0 || env >= self.num_worlds()) throw py::index_error("env " + std::to_string(env) + " out of range");
+        if (env < 0 || env >= self.num_envs()) throw py::index_error("env " + std::to_string(env) + " out of range");
         return MarksToCircles(self.FloorMarks(env));
       },
       py::arg("env"), "World env's arena marks this episode as render()'s circles.");

@@ -62,12 +62,12 @@ void AntSwarmTask::InitWorkspace(MultiAgentWorkspace& ws) const {
   ws.values.assign(kValues, 0.0f);
 }
 
-float AntSwarmTask::BoxToGoal(World& world, const MultiAgentWorkspace& ws) const {
+float AntSwarmTask::BoxToGoal(EnvWorld world, const MultiAgentWorkspace& ws) const {
   const JPH::Vec3 p = TorsoOf(world.robot(box()));
   return std::hypot(ws.values[kGoalX] - p.GetX(), ws.values[kGoalY] - p.GetY());
 }
 
-void AntSwarmTask::Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const {
+void AntSwarmTask::Reset(EnvWorld world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const {
   const float goal_angle = rng.Uniform(0.0f, 2.0f * JPH::JPH_PI);
   ws.values[kGoalX] = params_.goal_distance * std::cos(goal_angle);
   ws.values[kGoalY] = params_.goal_distance * std::sin(goal_angle);
@@ -84,7 +84,7 @@ void AntSwarmTask::Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double
   for (int i = 0; i < params_.num_ants; ++i) InfoRow(infos + size_t(i) * size_t(info_.size())).Set(box_distance_, ws.values[kDistanceBefore]);
 }
 
-void AntSwarmTask::Observe(World& world, MultiAgentWorkspace& ws, float* obs, float* state) const {
+void AntSwarmTask::Observe(EnvWorld world, MultiAgentWorkspace& ws, float* obs, float* state) const {
   const int width = max_obs_dim();
   const Robot& crate = world.robot(box());
   const JPH::Vec3 box_pos = TorsoOf(crate);
@@ -138,13 +138,13 @@ void AntSwarmTask::Observe(World& world, MultiAgentWorkspace& ws, float* obs, fl
   }
 }
 
-void AntSwarmTask::Prepare(World& world, const float* actions, MultiAgentWorkspace& ws) const {
+void AntSwarmTask::Prepare(EnvWorld world, const float* actions, MultiAgentWorkspace& ws) const {
   const int width = max_act_dim();
   for (int i = 0; i < params_.num_ants; ++i)
     ant_task_->Prepare(world.robot(i), actions + size_t(i) * size_t(width), ws.robots[size_t(i)]);
 }
 
-void AntSwarmTask::Score(World& world, const float* actions, int, MultiAgentWorkspace& ws, float* rewards,
+void AntSwarmTask::Score(EnvWorld world, const float* actions, int, MultiAgentWorkspace& ws, float* rewards,
                          bool* terminated, double* infos) const {
   const float distance = BoxToGoal(world, ws);
   const float progress = params_.progress_weight * (ws.values[kDistanceBefore] - distance) / dt();

@@ -45,16 +45,16 @@ class AntSwarmTask final : public MultiAgentTask {
   AntSwarmTask(const std::vector<ModelPtr>& models, const AntSwarmParams& params);
 
   void InitWorkspace(MultiAgentWorkspace& ws) const override;
-  void Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const override;
-  void Observe(World& world, MultiAgentWorkspace& ws, float* obs, float* state) const override;
-  void Prepare(World& world, const float* actions, MultiAgentWorkspace& ws) const override;
-  void Score(World& world, const float* actions, int elapsed, MultiAgentWorkspace& ws, float* rewards,
+  void Reset(EnvWorld world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const override;
+  void Observe(EnvWorld world, MultiAgentWorkspace& ws, float* obs, float* state) const override;
+  void Prepare(EnvWorld world, const float* actions, MultiAgentWorkspace& ws) const override;
+  void Score(EnvWorld world, const float* actions, int elapsed, MultiAgentWorkspace& ws, float* rewards,
              bool* terminated, double* infos) const override;
   std::vector<FloorMark> FloorMarks(const MultiAgentWorkspace& ws) const override;
 
  private:
   int box() const { return params_.num_ants; }  // the box's robot index
-  float BoxToGoal(World& world, const MultiAgentWorkspace& ws) const;
+  float BoxToGoal(EnvWorld world, const MultiAgentWorkspace& ws) const;
 
   AntSwarmParams params_;
   std::shared_ptr<const Task> ant_task_;

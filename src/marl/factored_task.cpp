@@ -57,7 +57,7 @@ void FactoredTask::CopyInfoToAgents(const MultiAgentWorkspace& ws, double* infos
     std::copy(ws.robot_info.begin(), ws.robot_info.end(), infos + size_t(a) * ws.robot_info.size());
 }
 
-void FactoredTask::Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const {
+void FactoredTask::Reset(EnvWorld world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const {
   Robot& robot = world.robot(0);
   TaskWorkspace& rws = ws.robots[0];
   task_->SampleInitialState(robot, rng, rws);
@@ -67,7 +67,7 @@ void FactoredTask::Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double
   CopyInfoToAgents(ws, infos);
 }
 
-void FactoredTask::Observe(World& world, MultiAgentWorkspace& ws, float* obs, float* state) const {
+void FactoredTask::Observe(EnvWorld world, MultiAgentWorkspace& ws, float* obs, float* state) const {
   Robot& robot = world.robot(0);
   TaskWorkspace& rws = ws.robots[0];
   task_->Observe(robot, rws, state);
@@ -94,7 +94,7 @@ void FactoredTask::Observe(World& world, MultiAgentWorkspace& ws, float* obs, fl
   }
 }
 
-void FactoredTask::Prepare(World& world, const float* actions, MultiAgentWorkspace& ws) const {
+void FactoredTask::Prepare(EnvWorld world, const float* actions, MultiAgentWorkspace& ws) const {
   const int width = max_act_dim();
   for (int a = 0; a < num_agents(); ++a) {
     const auto& indices = factored_[size_t(a)].actuators;
@@ -103,7 +103,7 @@ void FactoredTask::Prepare(World& world, const float* actions, MultiAgentWorkspa
   task_->Prepare(world.robot(0), ws.controls.data(), ws.robots[0]);
 }
 
-void FactoredTask::Score(World& world, const float*, int, MultiAgentWorkspace& ws, float* rewards, bool* terminated,
+void FactoredTask::Score(EnvWorld world, const float*, int, MultiAgentWorkspace& ws, float* rewards, bool* terminated,
                          double* infos) const {
   const StepOutcome outcome = task_->Finish(world.robot(0), ws.controls.data(), ws.robots[0], ws.robot_info.data());
   for (int a = 0; a < num_agents(); ++a) {

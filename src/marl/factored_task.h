@@ -37,10 +37,10 @@ class FactoredTask final : public MultiAgentTask {
   const Task& single_agent_task() const { return *task_; }
 
   void InitWorkspace(MultiAgentWorkspace& ws) const override;
-  void Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const override;
-  void Observe(World& world, MultiAgentWorkspace& ws, float* obs, float* state) const override;
-  void Prepare(World& world, const float* actions, MultiAgentWorkspace& ws) const override;
-  void Score(World& world, const float* actions, int elapsed, MultiAgentWorkspace& ws, float* rewards,
+  void Reset(EnvWorld world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const override;
+  void Observe(EnvWorld world, MultiAgentWorkspace& ws, float* obs, float* state) const override;
+  void Prepare(EnvWorld world, const float* actions, MultiAgentWorkspace& ws) const override;
+  void Score(EnvWorld world, const float* actions, int elapsed, MultiAgentWorkspace& ws, float* rewards,
              bool* terminated, double* infos) const override;
 
  private:

@@ -1,5 +1,6 @@
-// One multi-agent environment: the world of its task's robots, the task, its random
-// stream and scratch. The unit the multi-agent bindings and the multi-agent pool step.
+// One multi-agent environment: its task's robots in a world (of its own, or one it shares
+// with other envs of the task, packed by a pool), the task, its random stream and scratch.
+// The unit the multi-agent bindings and the multi-agent pool step.
 // Arrays are per agent, row-major: observations [agents, max_obs_dim] zero-padded,
 // actions [agents, max_act_dim], info rows [agents, info size].
 #pragma once
@@ -28,10 +29,17 @@ struct MultiAgentStepOutput {
 class MultiAgentEnv {
  public:
   // max_episode_steps > 0 truncates every agent still playing after that many steps.
+  // The env has a world of its own.
   MultiAgentEnv(std::shared_ptr<const MultiAgentTask> task, int max_episode_steps);
+  // The env's robots are robots [first_robot, first_robot + the task's robots) of `world`,
+  // which outlives it and holds other envs' robots too; the task must CanPack. The owner
+  // steps the world: Prepare every env that steps, World::Step frame_skip times, Finish each.
+  MultiAgentEnv(std::shared_ptr<const MultiAgentTask> task, int max_episode_steps, World& world, int first_robot);
 
   const MultiAgentTask& task() const { return *task_; }
-  World& world() { return world_; }
+  World& world() { return view_.world(); }
+  // The env's first robot in world(): 0 for a world of its own.
+  int first_robot() const { return view_.first_robot(); }
   int elapsed() const { return elapsed_; }
   bool live(int agent) const { return live_[size_t(agent)] != 0; }
   bool episode_over() const;
@@ -46,10 +54,15 @@ class MultiAgentEnv {
   // zero controls; their rows report reward 0, terminated, and the last observation.
   // A world whose physics diverged truncates every agent still playing (the episode is over).
   void Step(const float* actions, StepContext& ctx, const MultiAgentStepOutput& out);
+  // Step in parts, for an owner that steps a shared world: Prepare takes the actions (checked
+  // by the caller as Step checks them) and Finish scores the step once the world has moved.
+  void Prepare(const float* actions);
+  void Finish(const MultiAgentStepOutput& out);
 
  private:
   std::shared_ptr<const MultiAgentTask> task_;
-  World world_;
+  std::unique_ptr<World> own_world_;  // null when the env's robots are in a shared world
+  EnvWorld view_;
   Rng rng_;
   MultiAgentWorkspace ws_;
   std::vector<float> actions_;       // the step's actions, done agents' rows zeroed

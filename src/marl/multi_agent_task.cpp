@@ -25,6 +25,15 @@ int MultiAgentTask::max_act_dim() const {
   return n;
 }
 
+bool MultiAgentTask::CanPack() const {
+  for (size_t a = 0; a < robots_.size(); ++a) {
+    if (!CanShareWorld(robots_[a].model)) return false;
+    for (size_t b = a + 1; b < robots_.size(); ++b)
+      if (rule_.Between(int(a), int(b)) != RobotContact::kNone) return false;
+  }
+  return !robots_.empty();
+}
+
 void MultiAgentTask::InitWorkspace(MultiAgentWorkspace& ws) const {
   ws.knobs.clear();
   for (const Knob& k : knobs_) ws.knobs.push_back(k.initial);

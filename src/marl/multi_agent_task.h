@@ -4,6 +4,7 @@
 // MultiAgentWorkspace, so one task serves any number of worlds.
 #pragma once
 
+#include "marl/env_world.h"
 #include "physics/step_context.h"
 #include "physics/world.h"
 #include "tasks/rng.h"
@@ -68,19 +69,23 @@ class MultiAgentTask {
   const std::vector<RobotPlacement>& robots() const { return robots_; }
   const CollisionRule& collision_rule() const { return rule_; }
   const std::vector<Knob>& knobs() const { return knobs_; }
+  // Whether several envs of this task can share one Jolt world (a multi-agent pool's packing):
+  // its robots touch nothing through Jolt (CanShareWorld), each other included, so that one
+  // env's robots can be reset alone and never feel another env's.
+  bool CanPack() const;
 
   // Sizes a world's workspace; the default gives each robot a TaskWorkspace and sets the knobs.
   virtual void InitWorkspace(MultiAgentWorkspace& ws) const;
   // Draws the episode's start on the restored world, and writes each agent's reset info.
-  virtual void Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const = 0;
+  virtual void Reset(EnvWorld world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const = 0;
   // Each agent's observation (rows of max_obs_dim, zero past obs_dim) and the global state.
-  virtual void Observe(World& world, MultiAgentWorkspace& ws, float* obs, float* state) const = 0;
+  virtual void Observe(EnvWorld world, MultiAgentWorkspace& ws, float* obs, float* state) const = 0;
   // Agents' actions (rows of max_act_dim; zero rows for agents that are done) become the
   // robots' controls.
-  virtual void Prepare(World& world, const float* actions, MultiAgentWorkspace& ws) const = 0;
+  virtual void Prepare(EnvWorld world, const float* actions, MultiAgentWorkspace& ws) const = 0;
   // After frame_skip world steps: each agent's reward, termination and info row.
   // `elapsed` counts the env steps of the episode, this one included.
-  virtual void Score(World& world, const float* actions, int elapsed, MultiAgentWorkspace& ws, float* rewards,
+  virtual void Score(EnvWorld world, const float* actions, int elapsed, MultiAgentWorkspace& ws, float* rewards,
                      bool* terminated, double* infos) const = 0;
   // The arena's marks in the episode of `ws`, for drawing (none by default).
   virtual std::vector<FloorMark> FloorMarks(const MultiAgentWorkspace&) const { return {}; }

@@ -90,7 +90,7 @@ void SumoTask::InitWorkspace(MultiAgentWorkspace& ws) const {
   ws.values.assign(kValues, 0.0f);
 }
 
-void SumoTask::Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const {
+void SumoTask::Reset(EnvWorld world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const {
   const float radius =
       ws.knobs[kRingRadiusScale] * rng.Uniform(params_.ring_radius_range[0], params_.ring_radius_range[1]);
   ws.values[kRingRadius] = radius;
@@ -111,7 +111,7 @@ void SumoTask::Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double* in
   WriteArenaInfo(world, ws, infos);
 }
 
-void SumoTask::WriteArenaInfo(World& world, const MultiAgentWorkspace& ws, double* infos) const {
+void SumoTask::WriteArenaInfo(EnvWorld world, const MultiAgentWorkspace& ws, double* infos) const {
   const size_t width = size_t(info_.size());
   for (int i = 0; i < 2; ++i) {
     JPH::Vec3 torso = JPH::Vec3(world.robot(i).body(0).GetPosition() - world.robot(i).origin());
@@ -121,7 +121,7 @@ void SumoTask::WriteArenaInfo(World& world, const MultiAgentWorkspace& ws, doubl
   }
 }
 
-void SumoTask::Observe(World& world, MultiAgentWorkspace& ws, float* obs, float* state) const {
+void SumoTask::Observe(EnvWorld world, MultiAgentWorkspace& ws, float* obs, float* state) const {
   const int width = max_obs_dim();
   Torso torsos[2];
   for (int i = 0; i < 2; ++i) {
@@ -158,12 +158,12 @@ void SumoTask::Observe(World& world, MultiAgentWorkspace& ws, float* obs, float*
   *state++ = ws.values[kTouched];
 }
 
-void SumoTask::Prepare(World& world, const float* actions, MultiAgentWorkspace& ws) const {
+void SumoTask::Prepare(EnvWorld world, const float* actions, MultiAgentWorkspace& ws) const {
   const int width = max_act_dim();
   for (int i = 0; i < 2; ++i) robot_task_->Prepare(world.robot(i), actions + size_t(i) * size_t(width), ws.robots[size_t(i)]);
 }
 
-void SumoTask::Score(World& world, const float* actions, int elapsed, MultiAgentWorkspace& ws, float* rewards,
+void SumoTask::Score(EnvWorld world, const float* actions, int elapsed, MultiAgentWorkspace& ws, float* rewards,
                      bool* terminated, double* infos) const {
   ws.values[kElapsed] = float(elapsed);
   if (world.Touched(0, 1)) ws.values[kTouched] = 1.0f;

@@ -86,16 +86,16 @@ class SumoTask final : public MultiAgentTask {
   SumoTask(const std::vector<ModelPtr>& models, const SumoHumanoidsParams& params);
 
   void InitWorkspace(MultiAgentWorkspace& ws) const override;
-  void Reset(World& world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const override;
-  void Observe(World& world, MultiAgentWorkspace& ws, float* obs, float* state) const override;
-  void Prepare(World& world, const float* actions, MultiAgentWorkspace& ws) const override;
-  void Score(World& world, const float* actions, int elapsed, MultiAgentWorkspace& ws, float* rewards,
+  void Reset(EnvWorld world, Rng& rng, MultiAgentWorkspace& ws, double* infos) const override;
+  void Observe(EnvWorld world, MultiAgentWorkspace& ws, float* obs, float* state) const override;
+  void Prepare(EnvWorld world, const float* actions, MultiAgentWorkspace& ws) const override;
+  void Score(EnvWorld world, const float* actions, int elapsed, MultiAgentWorkspace& ws, float* rewards,
              bool* terminated, double* infos) const override;
   std::vector<FloorMark> FloorMarks(const MultiAgentWorkspace& ws) const override;
 
  private:
   SumoTask(const std::vector<ModelPtr>& models, const SumoParams& params, const std::string& robot_task);
-  void WriteArenaInfo(World& world, const MultiAgentWorkspace& ws, double* infos) const;
+  void WriteArenaInfo(EnvWorld world, const MultiAgentWorkspace& ws, double* infos) const;
 
   SumoParams params_;
   std::shared_ptr<const Task> robot_task_;  // the robot's single-agent task: its reset noise and observation

@@ -194,10 +194,15 @@ void World::RestoreRobotInitialState(int i) {
   state.Rewind();
   robots_[size_t(i)]->RestoreJoltState(state);
   robots_[size_t(i)]->RestoreInitialState();
-  if (!touched_.empty())
-    for (size_t j = 0; j < robots_.size(); ++j)
-      touched_[size_t(i) * robots_.size() + j] = touched_[j * robots_.size() + size_t(i)] = 0;
+  ClearTouches(i, 1);
   contacts_fresh_ = false;
+}
+
+void World::ClearTouches(int first, int count) {
+  if (touched_.empty()) return;
+  const size_t n = robots_.size();
+  for (size_t i = size_t(first); i < size_t(first + count); ++i)
+    for (size_t j = 0; j < n; ++j) touched_[i * n + j] = touched_[j * n + i] = 0;
 }
 
 const std::vector<ContactForce>& World::ReadContactForces() {

@@ -101,6 +101,8 @@ class World {
   // (or the world's start or restore). Tracked only in worlds whose rule lets robots touch.
   bool Touched(int a, int b) const { return !touched_.empty() && touched_[size_t(a) * robots_.size() + size_t(b)]; }
   void ClearTouches() { std::fill(touched_.begin(), touched_.end(), 0); }
+  // Forgets the touches of robots [first, first + count) only.
+  void ClearTouches(int first, int count);
 
  private:
   void Build(const std::vector<RobotPlacement>& robots, const CollisionRule& rule);

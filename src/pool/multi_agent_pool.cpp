@@ -2,6 +2,7 @@
 
 #include "envs/action_check.h"
 #include "pool/seed_stream.h"
+#include "pool/world_pool.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -16,47 +17,69 @@ struct MultiAgentPool::Batch {
   const MultiAgentPoolOutput* out = nullptr;
 };
 
-MultiAgentPool::MultiAgentPool(std::shared_ptr<const MultiAgentTask> task, int num_worlds, int num_threads,
-                               int max_episode_steps, std::uint64_t entropy)
-    : task_(std::move(task)), threads_(std::max(1, std::min(num_threads, num_worlds))) {
-  if (num_worlds < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_worlds));
-  if (!task_) throw std::invalid_argument("MultiAgentPool needs a task");
-  for (int w = 0; w < num_worlds; ++w) {
-    envs_.push_back(std::make_unique<MultiAgentEnv>(task_, max_episode_steps));
+int ChooseEnvsPerWorld(const MultiAgentTask& task, int num_envs, int num_threads, int requested) {
+  if (requested < 0)
+    throw std::invalid_argument("envs_per_world must be >= 0 (0: automatic), got " + std::to_string(requested));
+  if (requested > 1 && !task.CanPack())
+    throw std::invalid_argument("envs_per_world=" + std::to_string(requested) +
+                                ": this task's robots touch bodies through Jolt (each other, the floor or themselves), "
+                                "so its envs cannot share a world; use 1 or 0 (automatic)");
+  if (requested > 0) return std::min(requested, std::max(1, num_envs));
+  if (!task.CanPack()) return 1;
+  return AutoRobotsPerWorld(num_envs, num_threads);
+}
+
+namespace {
+
+const MultiAgentTask& Checked(const std::shared_ptr<const MultiAgentTask>& task) {
+  if (!task) throw std::invalid_argument("MultiAgentPool needs a task");
+  return *task;
+}
+
+int WorldsFor(int num_envs, int envs_per_world) { return (std::max(1, num_envs) + envs_per_world - 1) / envs_per_world; }
+
+}  // namespace
+
+MultiAgentPool::MultiAgentPool(std::shared_ptr<const MultiAgentTask> task, int num_envs, int num_threads,
+                               int max_episode_steps, std::uint64_t entropy, int envs_per_world)
+    : task_(std::move(task)),
+      envs_per_world_(ChooseEnvsPerWorld(Checked(task_), num_envs, num_threads, envs_per_world)),
+      threads_(std::max(1, std::min(num_threads, WorldsFor(num_envs, envs_per_world_)))) {
+  if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
+  const int robots = int(task_->robots().size());
+  for (int w = 0; w < num_envs; ++w) {
+    if (envs_per_world_ == 1) {
+      envs_.push_back(std::make_unique<MultiAgentEnv>(task_, max_episode_steps));
+    } else {
+      const int k = w % envs_per_world_;
+      if (k == 0) {
+        // The env's robots where its task places them, every env of the world on the same
+        // spots: nothing of theirs touches through Jolt, so they may overlap.
+        const int here = std::min(envs_per_world_, num_envs - w);
+        std::vector<RobotPlacement> placements;
+        for (int e = 0; e < here; ++e)
+          placements.insert(placements.end(), task_->robots().begin(), task_->robots().end());
+        worlds_.push_back(std::make_unique<World>(placements, CollisionRule(here * robots, RobotContact::kNone)));
+      }
+      envs_.push_back(std::make_unique<MultiAgentEnv>(task_, max_episode_steps, *worlds_.back(), k * robots));
+    }
     seed_state_.push_back(entropy + std::uint64_t(w));
   }
+  stepping_.assign(size_t(num_envs), 0);
   for (int t = 0; t < threads_.num_threads(); ++t)
     contexts_.push_back(std::make_unique<StepContext>(TempBytesFor(envs_.front()->world())));
 }
+
+int MultiAgentPool::num_worlds() const { return WorldsFor(num_envs(), envs_per_world_); }
 
 void MultiAgentPool::SetKnob(int index, float value) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& env : envs_) env->SetKnob(index, value);
 }
 
-void MultiAgentPool::ResetWorld(int w, const MultiAgentPoolOutput& out) {
+MultiAgentStepOutput MultiAgentPool::OutputOf(int w, const MultiAgentPoolOutput& out) const {
   const MultiAgentTask& t = *task_;
   const size_t agents = size_t(t.num_agents());
-  envs_[size_t(w)]->Reset(NextSeed(seed_state_[size_t(w)]), out.obs + size_t(w) * agents * size_t(t.max_obs_dim()),
-                          out.state + size_t(w) * size_t(t.state_dim()),
-                          out.infos + size_t(w) * agents * size_t(t.info_layout().size()));
-  out.was_reset[w] = true;
-  std::fill(out.rewards + size_t(w) * agents, out.rewards + size_t(w + 1) * agents, 0.0f);
-  std::fill(out.terminated + size_t(w) * agents, out.terminated + size_t(w + 1) * agents, false);
-  std::fill(out.truncated + size_t(w) * agents, out.truncated + size_t(w + 1) * agents, false);
-  std::fill(out.acted + size_t(w) * agents, out.acted + size_t(w + 1) * agents, false);
-  out.diverged[w] = false;
-}
-
-void MultiAgentPool::StepWorld(int w, const float* actions, const MultiAgentPoolOutput& out, StepContext& ctx) {
-  MultiAgentEnv& env = *envs_[size_t(w)];
-  if (env.episode_over()) {
-    ResetWorld(w, out);
-    return;
-  }
-  const MultiAgentTask& t = *task_;
-  const size_t agents = size_t(t.num_agents());
-  for (size_t a = 0; a < agents; ++a) out.acted[size_t(w) * agents + a] = env.live(int(a));
   MultiAgentStepOutput o;
   o.obs = out.obs + size_t(w) * agents * size_t(t.max_obs_dim());
   o.state = out.state + size_t(w) * size_t(t.state_dim());
@@ -65,18 +88,59 @@ void MultiAgentPool::StepWorld(int w, const float* actions, const MultiAgentPool
   o.truncated = out.truncated + size_t(w) * agents;
   o.infos = out.infos + size_t(w) * agents * size_t(t.info_layout().size());
   o.diverged = out.diverged + w;
-  env.Step(actions + size_t(w) * agents * size_t(t.max_act_dim()), ctx, o);
-  out.was_reset[w] = false;
+  return o;
 }
 
-void MultiAgentPool::RunWorld(void* data, int w, int worker) {
+void MultiAgentPool::ResetEnv(int w, const MultiAgentPoolOutput& out) {
+  const MultiAgentStepOutput o = OutputOf(w, out);
+  const size_t agents = size_t(task_->num_agents());
+  envs_[size_t(w)]->Reset(NextSeed(seed_state_[size_t(w)]), o.obs, o.state, o.infos);
+  out.was_reset[w] = true;
+  std::fill(o.rewards, o.rewards + agents, 0.0f);
+  std::fill(o.terminated, o.terminated + agents, false);
+  std::fill(o.truncated, o.truncated + agents, false);
+  std::fill(out.acted + size_t(w) * agents, out.acted + size_t(w + 1) * agents, false);
+  out.diverged[w] = false;
+}
+
+void MultiAgentPool::StepWorld(int g, const float* actions, const MultiAgentPoolOutput& out, StepContext& ctx) {
+  const MultiAgentTask& t = *task_;
+  const size_t agents = size_t(t.num_agents());
+  const int first = g * envs_per_world_, last = std::min(first + envs_per_world_, num_envs());
+  bool any = false;
+  for (int w = first; w < last; ++w) {
+    MultiAgentEnv& env = *envs_[size_t(w)];
+    stepping_[size_t(w)] = !env.episode_over();
+    if (!stepping_[size_t(w)]) continue;
+    for (size_t a = 0; a < agents; ++a) out.acted[size_t(w) * agents + a] = env.live(int(a));
+    env.Prepare(actions + size_t(w) * agents * size_t(t.max_act_dim()));
+    any = true;
+  }
+  // An env that resets instead keeps its last controls through the world's steps, and is
+  // restored after them.
+  if (any)
+    for (int s = 0; s < t.frame_skip(); ++s) envs_[size_t(first)]->world().Step(ctx);
+  for (int w = first; w < last; ++w) {
+    if (stepping_[size_t(w)]) {
+      envs_[size_t(w)]->Finish(OutputOf(w, out));
+      out.was_reset[w] = false;
+    } else {
+      ResetEnv(w, out);
+    }
+  }
+}
+
+void MultiAgentPool::RunWorld(void* data, int g, int worker) {
   Batch& b = *static_cast<Batch*>(data);
   MultiAgentPool& pool = *b.pool;
   if (b.actions) {
-    pool.StepWorld(w, b.actions, *b.out, *pool.contexts_[size_t(worker)]);
-  } else {
+    pool.StepWorld(g, b.actions, *b.out, *pool.contexts_[size_t(worker)]);
+    return;
+  }
+  const int first = g * pool.envs_per_world_, last = std::min(first + pool.envs_per_world_, pool.num_envs());
+  for (int w = first; w < last; ++w) {
     if (b.seeds) pool.seed_state_[size_t(w)] = b.seeds[w];
-    pool.ResetWorld(w, *b.out);
+    pool.ResetEnv(w, *b.out);
   }
 }
 
@@ -92,7 +156,7 @@ void MultiAgentPool::Step(const float* actions, const MultiAgentPoolOutput& out)
   std::lock_guard<std::mutex> lock(mutex_);
   const MultiAgentTask& t = *task_;
   const int agents = t.num_agents(), width = t.max_act_dim();
-  for (int w = 0; w < num_worlds(); ++w) {
+  for (int w = 0; w < num_envs(); ++w) {
     const MultiAgentEnv& env = *envs_[size_t(w)];
     if (env.episode_over()) continue;
     for (int a = 0; a < agents; ++a) {

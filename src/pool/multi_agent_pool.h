@@ -1,8 +1,11 @@
-// N worlds of one multi-agent task, stepped on a persistent thread pool, as WorldPool
-// steps single-agent envs: fixed contiguous chunks per thread and one Jolt scratch per
-// thread, so results are bit-identical for any thread count. A world whose episode is over
-// resets at its next step (Gymnasium's NEXT_STEP autoreset). Calls are serialised by a lock
-// of the pool's own. Arrays are row-major, worlds first, then agents.
+// N envs of one multi-agent task, stepped on a persistent thread pool as WorldPool steps
+// single-agent envs: envs whose robots touch nothing through Jolt (MultiAgentTask::CanPack,
+// the factorised robots) are packed several to a Jolt world, so that one world update
+// advances them all, and each world is stepped whole by the worker that takes it, with one
+// Jolt scratch per worker. An env's results depend neither on the packing nor on the thread
+// count. An env whose episode is over resets at its next step (Gymnasium's NEXT_STEP
+// autoreset). Calls are serialised by a lock of the pool's own. Arrays are row-major, envs
+// first, then agents.
 #pragma once
 
 #include "marl/multi_agent_env.h"
@@ -27,13 +30,20 @@ struct MultiAgentPoolOutput {
   bool* diverged = nullptr;    // [worlds] the world's physics diverged and its agents were truncated
 };
 
+// Envs per world for num_envs envs on num_threads threads: `requested` when positive (at most
+// num_envs), else AutoRobotsPerWorld for tasks that CanPack, and 1 for others.
+int ChooseEnvsPerWorld(const MultiAgentTask& task, int num_envs, int num_threads, int requested);
+
 class MultiAgentPool {
  public:
-  MultiAgentPool(std::shared_ptr<const MultiAgentTask> task, int num_worlds, int num_threads, int max_episode_steps,
-                 std::uint64_t entropy);
+  // envs_per_world: 0 lets the pool choose (ChooseEnvsPerWorld); >1 needs a task that CanPack
+  // (std::invalid_argument otherwise).
+  MultiAgentPool(std::shared_ptr<const MultiAgentTask> task, int num_envs, int num_threads, int max_episode_steps,
+                 std::uint64_t entropy, int envs_per_world = 0);
 
   const MultiAgentTask& task() const { return *task_; }
-  int num_worlds() const { return int(envs_.size()); }
+  int num_envs() const { return int(envs_.size()); }
+  int envs_per_world() const { return envs_per_world_; }
   int num_threads() const { return threads_.num_threads(); }
   // The task's knob `index` in every world.
   void SetKnob(int index, float value);
@@ -44,12 +54,15 @@ class MultiAgentPool {
   // over reset instead. Throws std::invalid_argument, before any physics, naming the world and
   // agent of a non-finite action.
   void Step(const float* actions, const MultiAgentPoolOutput& out);
-  // Runs f(World&) on world w under the pool's lock (drawing it, say); w in range.
+  // Runs f(World&) on env w's world under the pool's lock (drawing it, say); w in range. The
+  // world may hold other envs' robots too: RobotOfEnv says which one is env w's.
   template <class F>
   decltype(auto) WithWorld(int w, F&& f) {
     std::lock_guard<std::mutex> lock(mutex_);
     return f(envs_.at(size_t(w))->world());
   }
+  // Env w's robot in its world where the world holds other envs' robots too, else -1.
+  int RobotOfEnv(int w) const { return envs_per_world_ > 1 ? envs_.at(size_t(w))->first_robot() : -1; }
   std::vector<FloorMark> FloorMarks(int w) {
     std::lock_guard<std::mutex> lock(mutex_);
     return envs_.at(size_t(w))->floor_marks();
@@ -57,15 +70,22 @@ class MultiAgentPool {
 
  private:
   struct Batch;
-  void ResetWorld(int w, const MultiAgentPoolOutput& out);
-  void StepWorld(int w, const float* actions, const MultiAgentPoolOutput& out, StepContext& ctx);
+  void ResetEnv(int w, const MultiAgentPoolOutput& out);
+  // Steps the envs of world g (resetting instead those whose episode was over).
+  void StepWorld(int g, const float* actions, const MultiAgentPoolOutput& out, StepContext& ctx);
   // One world's share of a Reset or Step batch, on the worker that took it (ThreadPool::ForEach).
-  static void RunWorld(void* batch, int w, int worker);
+  static void RunWorld(void* batch, int g, int worker);
+  int num_worlds() const;  // each stepped whole by one worker
+  MultiAgentStepOutput OutputOf(int w, const MultiAgentPoolOutput& out) const;
 
   std::mutex mutex_;
   std::shared_ptr<const MultiAgentTask> task_;
+  int envs_per_world_;
+  // Shared worlds, envs_per_world envs each (the last may hold fewer); empty when every env has a world of its own.
+  std::vector<std::unique_ptr<World>> worlds_;
   std::vector<std::unique_ptr<MultiAgentEnv>> envs_;
   std::vector<std::uint64_t> seed_state_;
+  std::vector<unsigned char> stepping_;  // per env, within a Step: it steps rather than resets
   std::vector<std::unique_ptr<StepContext>> contexts_;  // one per worker thread
   ThreadPool threads_;
 };

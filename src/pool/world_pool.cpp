@@ -52,7 +52,7 @@ int ChooseRobotsPerWorld(const ModelPtr& model, int num_envs, int num_threads, i
                                                  std::to_string(requested));
   if (requested > 0) return std::min(requested, std::max(1, num_envs));
   if (!CanShareWorld(model)) return 1;
-  return std::clamp(num_envs / std::max(1, num_threads), 1, kAutoRobotsPerWorld);
+  return AutoRobotsPerWorld(num_envs, num_threads);
 }
 
 namespace {

@@ -12,6 +12,7 @@
 #include "pool/episode_slot.h"
 #include "pool/thread_pool.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -40,6 +41,11 @@ struct PoolStepOutput {
 // 8, 0.81x at 16, 0.78x at 32; Ant 0.89x at 8, 0.90x at 16), and smaller groups keep
 // every thread busy at small num_envs.
 constexpr int kAutoRobotsPerWorld = 8;
+// What the pool chooses for num_envs envs on num_threads threads whose robots can share worlds:
+// kAutoRobotsPerWorld, fewer where there would be fewer worlds than threads.
+inline int AutoRobotsPerWorld(int num_envs, int num_threads) {
+  return std::clamp(num_envs / std::max(1, num_threads), 1, kAutoRobotsPerWorld);
+}
 
 // Robots per world for num_envs envs on num_threads threads: `requested` when positive
 // (at most num_envs), else kAutoRobotsPerWorld for models that can share a world

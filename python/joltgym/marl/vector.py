@@ -27,6 +27,10 @@ class MultiAgentVectorEnv:
         num_envs: worlds (>= 1).
         num_threads: worker threads (default ``min(hardware threads, 16)``); results do not depend on it.
         copy: return copies of the result buffers (default) rather than the buffers themselves.
+        envs_per_world: envs whose robots share one Jolt world, so that one physics update advances
+            them all (``None``: the pool chooses, 8 where the task's robots touch nothing through
+            Jolt, as the factorised robots' do, else 1). Results do not depend on it; more than 1
+            raises ValueError for a task whose robots touch each other (an arena).
         **kwargs: the env's own keyword arguments (``agent_conf=``, ``max_cycles=``, ``num_ants=``, ...),
             its rendering ones included: ``render()`` returns one frame per world (a tuple) in its
             ``render_mode``, drawn as the env draws its own world.
@@ -34,15 +38,21 @@ class MultiAgentVectorEnv:
     Observations are padded to the largest agent's (``obs_dims`` gives each agent's own size).
     """
 
-    def __init__(self, env_id: str, num_envs: int, num_threads: int | None = None, copy: bool = True, **kwargs: Any):
+    def __init__(self, env_id: str, num_envs: int, num_threads: int | None = None, copy: bool = True,
+                 envs_per_world: int | None = None, **kwargs: Any):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
         if num_threads is not None and int(num_threads) < 1:
             raise ValueError(f"num_threads must be >= 1, got {num_threads}")
+        if envs_per_world is not None and (
+            isinstance(envs_per_world, bool) or not isinstance(envs_per_world, (int, np.integer)) or envs_per_world < 1
+        ):
+            raise ValueError(f"envs_per_world must be an integer >= 1 or None, got {envs_per_world!r}")
         prototype = pettingzoo.make("parallel", env_id, **kwargs)  # builds and checks the task
         # Pickling rebuilds the env from these and its knobs (the native pool cannot be
         # pickled); episode state is not carried over: reset after.
-        self._init_arguments = dict(env_id=env_id, num_envs=num_envs, num_threads=num_threads, copy=copy, **kwargs)
+        self._init_arguments = dict(env_id=env_id, num_envs=num_envs, num_threads=num_threads, copy=copy,
+                                    envs_per_world=envs_per_world, **kwargs)
         self.env_id = env_id
         self.task = prototype.task
         self.possible_agents = list(prototype.possible_agents)
@@ -57,7 +67,8 @@ class MultiAgentVectorEnv:
         threads = int(num_threads or min(16, os.cpu_count() or 1))
         entropy = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         self._pool = _native.MultiAgentPool(
-            self.task, self.num_envs, num_threads=threads, max_episode_steps=int(self.max_cycles or 0), entropy=entropy
+            self.task, self.num_envs, num_threads=threads, max_episode_steps=int(self.max_cycles or 0), entropy=entropy,
+            envs_per_world=int(envs_per_world or 0),
         )
         w, a = self.num_envs, self.task.num_agents
         self._buffers = [
@@ -87,6 +98,11 @@ class MultiAgentVectorEnv:
     @property
     def num_threads(self) -> int:
         return self._pool.num_threads
+
+    @property
+    def envs_per_world(self) -> int:
+        """Envs whose robots share one Jolt world (the last world may hold fewer)."""
+        return self._pool.envs_per_world
 
     def reset(self, seed: int | None = None):
         """Reset every world; an int seed gives world w the seed stream ``seed + w``."""
