@@ -4,6 +4,8 @@ Contenders, per batch size n:
   joltgym  JoltVectorEnv(n, num_threads=T), copy=True and copy=False, fixed float32 action batches
   joltgym  BareLoop: the same envs, seeds, actions and episodes (the same trajectories) stepped in
            plain C++ loops, no pool and no Python; 1 thread, and N with a barrier after every step
+  machine  the same work again in two processes, a BareLoop of half the envs each, run one after
+           the other and at once: the two-core scaling this machine gives with nothing shared
   mujoco   mujoco.rollout (MuJoCo's C rollout, open loop, no task logic), 1 thread and N threads
   gym      gymnasium.make("<Task>-v5") stepped in a Python loop (n=1 only)
   gym      gymnasium.vector.AsyncVectorEnv of <Task>-v5 (small n only: one process per env)
@@ -27,6 +29,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -164,6 +167,76 @@ def bare_contender(n: int, threads: int, pool: Contender) -> Contender:
                      observations=lambda: np.array(loop.observations))
 
 
+# A process of machine_contender: a BareLoop of envs [first, first + count) of the pool's, stepping
+# on "k" from stdin and answering its CPU seconds.
+MACHINE_WORKER = """
+import sys, time
+import numpy as np
+import joltgym
+from joltgym import _native
+from joltgym.tasks import task_spec
+task, solver, first, count, path = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+s = task_spec(task)
+model = joltgym.load_model(s.xml_file, solver=s.resolve_solver(solver))
+loop = _native.BareLoop(model.native, s.make_task(model), count, max_episode_steps=s.max_episode_steps, seed=first)
+actions = np.ascontiguousarray(np.load(path)[:, first:first + count])
+print("ready", flush=True)
+for line in sys.stdin:
+    cpu = time.process_time()
+    loop.run(actions, int(line), num_threads=1)
+    print(time.process_time() - cpu, flush=True)
+"""
+
+
+def machine_contender(n: int, concurrent: bool, pool: Contender) -> Contender:
+    """What this machine's two cores give with nothing shared: the pool's envs (seeds, actions and
+    episodes: its trajectories) as two processes, a BareLoop of half the envs each, following the
+    pool's calls as the BareLoop contenders do. Run one after the other (T=1) or at once (T=2), the
+    ratio of the two is the scaling no in-process pool can beat: no memory, lock or barrier is
+    shared, only the cores and their caches."""
+    handle, path = tempfile.mkstemp(suffix=".npy")
+    with os.fdopen(handle, "wb") as f:
+        np.save(f, action_batches(n))
+    half = n // 2
+    procs = [
+        subprocess.Popen([sys.executable, "-c", MACHINE_WORKER, TASK, SOLVER, str(first), str(count), path],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        for first, count in ((0, half), (half, n - half))
+    ]
+    for p in procs:
+        if p.stdout.readline().strip() != "ready":
+            raise RuntimeError(f"a machine_contender worker failed to start (exit code {p.wait()})")
+    os.remove(path)
+
+    def send(p: subprocess.Popen, k: int) -> None:
+        p.stdin.write(f"{k}\n")
+        p.stdin.flush()
+
+    def make(k: int) -> Runner:
+        def run() -> tuple[float, float]:
+            start, cpu = time.perf_counter(), 0.0
+            if concurrent:
+                for p in procs:
+                    send(p, k)
+                cpu = sum(float(p.stdout.readline()) for p in procs)
+            else:
+                for p in procs:
+                    send(p, k)
+                    cpu += float(p.stdout.readline())
+            return time.perf_counter() - start, cpu
+
+        return run
+
+    def close() -> None:
+        for p in procs:
+            p.stdin.close()
+            p.wait()
+
+    mode = "at once" if concurrent else "in turn"
+    return Contender(f"machine 2 BareLoop processes, {mode}", "machine", n, 2 if concurrent else 1, make, close,
+                     follows=pool)
+
+
 def mid_episode_states(model: mujoco.MjModel, frame_skip: int, count: int) -> np.ndarray:
     """States from a random-action trajectory, so rollouts start in contact, as a running env is."""
     data = mujoco.MjData(model)
@@ -281,6 +354,9 @@ def build_contenders(n: int, threads: list[int], args, mj_model, frame_skip: int
                 out.append(bare_contender(n, t, out[-1]))
     for t in bare_threads:
         out.append(jolt_contender(n, t, copy=False))
+    if n >= 2 and cpus >= 2 and 2 in threads and 1 in threads:
+        pool = next(c for c in out if c.kind == "jolt" and c.threads == 1)
+        out += [machine_contender(n, concurrent, pool) for concurrent in (False, True)]
     for t in sorted({1, cpus}):
         if t <= n:
             out.append(rollout_contender(n, t, mj_model, frame_skip))
@@ -380,6 +456,7 @@ def print_targets(results: dict[int, list[Contender]], mem: dict[int, float], cp
     at256 = results.get(256, [])
     async_n = max((n for n, cs in results.items() if best(cs, "async")), default=None)
     t1, t2 = best(at256, "jolt", threads=1), best(at256, "jolt", threads=2)
+    m1, m2 = best(at256, "machine", threads=1), best(at256, "machine", threads=2)
     mem_n = max(mem, default=None)
     rows = [  # label, value, goal, formatter, higher is better
         ("per CPU-s vs EnvPool @256", jolt_over(at256, "envpool", "cpu_median"), 1.0, fmt_ratio, True),
@@ -388,6 +465,7 @@ def print_targets(results: dict[int, list[Contender]], mem: dict[int, float], cp
         ("pool efficiency T=1 @256", pool_efficiency(at256, 1), 0.95, fmt_pct, True),
         (f"pool efficiency T={cpus} @256", pool_efficiency(at256, cpus), 0.95, fmt_pct, True),
         ("2-thread scaling @256", t2 / t1 if t1 and t2 else None, 1.85, fmt_ratio, True),
+        ("the machine's: 2 processes @256", m2 / m1 if m1 and m2 else None, 1.85, fmt_ratio, True),
         (f"memory KB/env @{mem_n}", mem.get(mem_n), 100.0, lambda v: f"{v:.1f}" if v else "-", False),
     ]
     print("\n=== targets ===")
