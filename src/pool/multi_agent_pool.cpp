@@ -65,7 +65,6 @@ MultiAgentPool::MultiAgentPool(std::shared_ptr<const MultiAgentTask> task, int n
     }
     seed_state_.push_back(entropy + std::uint64_t(w));
   }
-  stepping_.assign(size_t(num_envs), 0);
   for (int t = 0; t < threads_.num_threads(); ++t)
     contexts_.push_back(std::make_unique<StepContext>(TempBytesFor(envs_.front()->world())));
 }
@@ -110,8 +109,7 @@ void MultiAgentPool::StepWorld(int g, const float* actions, const MultiAgentPool
   bool any = false;
   for (int w = first; w < last; ++w) {
     MultiAgentEnv& env = *envs_[size_t(w)];
-    stepping_[size_t(w)] = !env.episode_over();
-    if (!stepping_[size_t(w)]) continue;
+    if (env.episode_over()) continue;
     for (size_t a = 0; a < agents; ++a) out.acted[size_t(w) * agents + a] = env.live(int(a));
     env.Prepare(actions + size_t(w) * agents * size_t(t.max_act_dim()));
     any = true;
@@ -121,7 +119,7 @@ void MultiAgentPool::StepWorld(int g, const float* actions, const MultiAgentPool
   if (any)
     for (int s = 0; s < t.frame_skip(); ++s) envs_[size_t(first)]->world().Step(ctx);
   for (int w = first; w < last; ++w) {
-    if (stepping_[size_t(w)]) {
+    if (!envs_[size_t(w)]->episode_over()) {  // as before the physics: only Finish ends an episode
       envs_[size_t(w)]->Finish(OutputOf(w, out));
       out.was_reset[w] = false;
     } else {

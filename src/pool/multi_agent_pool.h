@@ -85,7 +85,6 @@ class MultiAgentPool {
   std::vector<std::unique_ptr<World>> worlds_;
   std::vector<std::unique_ptr<MultiAgentEnv>> envs_;
   std::vector<std::uint64_t> seed_state_;
-  std::vector<unsigned char> stepping_;  // per env, within a Step: it steps rather than resets
   std::vector<std::unique_ptr<StepContext>> contexts_;  // one per worker thread
   ThreadPool threads_;
 };
