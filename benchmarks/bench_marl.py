@@ -1,6 +1,6 @@
 """Multi-agent throughput per CPU-second, side by side in one process:
 
-  joltgym  MultiAgentVectorEnv(256 worlds, 1 thread) of joltgym/Ma<Robot>-v0 (factorised robot)
+  joltgym  MultiAgentVectorEnv(256 envs, 1 thread) of joltgym/Ma<Robot>-v0 (factorised robot, 8 envs per Jolt world)
   joltgym  JoltVectorEnv(256 envs, 1 thread) of the same robot's single-agent task
   MaMuJoCo gymnasium_robotics.mamujoco_v1.parallel_env(robot, conf) stepped in a Python loop
 
