@@ -168,7 +168,7 @@ def bare_contender(n: int, threads: int, pool: Contender) -> Contender:
 
 
 # A process of machine_contender: a BareLoop of envs [first, first + count) of the pool's, stepping
-# on "k" from stdin and answering its CPU seconds.
+# on "k" from stdin and answering its CPU seconds ("save <path>": its observations there).
 MACHINE_WORKER = """
 import sys, time
 import numpy as np
@@ -182,6 +182,10 @@ loop = _native.BareLoop(model.native, s.make_task(model), count, max_episode_ste
 actions = np.ascontiguousarray(np.load(path)[:, first:first + count])
 print("ready", flush=True)
 for line in sys.stdin:
+    if line.startswith("save "):
+        np.save(line[5:].strip(), np.array(loop.observations))
+        print("saved", flush=True)
+        continue
     cpu = time.process_time()
     loop.run(actions, int(line), num_threads=1)
     print(time.process_time() - cpu, flush=True)
@@ -232,9 +236,21 @@ def machine_contender(n: int, concurrent: bool, pool: Contender) -> Contender:
             p.stdin.close()
             p.wait()
 
+    def observations() -> np.ndarray:
+        halves = []
+        for p in procs:
+            handle, saved = tempfile.mkstemp(suffix=".npy")
+            os.close(handle)
+            p.stdin.write(f"save {saved}\n")
+            p.stdin.flush()
+            p.stdout.readline()
+            halves.append(np.load(saved))
+            os.remove(saved)
+        return np.concatenate(halves)
+
     mode = "at once" if concurrent else "in turn"
     return Contender(f"machine 2 BareLoop processes, {mode}", "machine", n, 2 if concurrent else 1, make, close,
-                     follows=pool)
+                     follows=pool, observations=observations)
 
 
 def mid_episode_states(model: mujoco.MjModel, frame_skip: int, count: int) -> np.ndarray:

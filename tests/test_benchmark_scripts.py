@@ -31,7 +31,7 @@ def test_report_writes_every_section_beside_the_build_before(tmp_path):
     assert "(before: 0.3 mm)" in rows[1] and "| before |" in rows[2] and "| now |" in rows[3]
     result = json.loads(data.read_text())["results"]["InvertedPendulum"]
     speed = result["speed"]
-    assert speed["jolt_cpu"] > 0 and speed["eff_1"] > 0 and speed["eff_2"] > 0
+    assert speed["jolt_cpu"] > 0 and speed["eff_1"] > 0 and speed["eff_2"] > 0 and speed["machine_scaling"][0] > 0
     assert result["zero_action"][1] == pytest.approx(25, abs=3)  # MuJoCo's pendulum falls at 25 steps
     assert result["open_loop"]["sequences"] == 4 and sum(result["profile"].values()) > 0
 
@@ -64,6 +64,28 @@ def test_bench_vector_bare_loop_runs_the_pools_steps_round_by_round(monkeypatch)
         for pool, bare in (contenders[:2], contenders[2:]):
             assert bare.calls == pool.calls and sum(pool.calls) > 2 * pool.steps
             np.testing.assert_array_equal(bare.observations(), pool.observations())
+    finally:
+        for c in contenders:
+            c.close()
+
+
+def test_bench_vector_machine_processes_run_the_pools_work(monkeypatch):
+    """The machine's scaling is read from the pool's very work split over two processes: after the
+    rounds, in turn or at once, their envs are where the pool's are."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    import bench_vector as bv
+
+    bv.select_task("Hopper")
+    pool = bv.jolt_contender(6, 1, copy=True)
+    contenders = [pool] + [bv.machine_contender(6, concurrent, pool) for concurrent in (False, True)]
+    try:
+        bv.measure_size(contenders, rounds=2, round_seconds=0.01)
+        while sum(pool.calls) <= 60:  # past Hopper's first falls, as above
+            for c in contenders:
+                c.record()
+        for machine in contenders[1:]:
+            assert machine.calls == pool.calls and all(rate > 0 for rate in machine.wall_rates)
+            np.testing.assert_array_equal(machine.observations(), pool.observations())
     finally:
         for c in contenders:
             c.close()
