@@ -1,7 +1,9 @@
-"""Many worlds of one multi-agent env, stepped natively on persistent threads with the GIL
-released; arrays are [num_envs, agents, ...]. A world whose episode is over (every agent done)
+"""Many copies of one multi-agent env, stepped natively on persistent threads with the GIL
+released; arrays are [num_envs, agents, ...]. An env whose episode is over (every agent done)
 starts a new one at its next step, as Gymnasium's NEXT_STEP autoreset: that step ignores its
-actions and returns the reset observation with ``infos["_reset"]`` set for the world.
+actions and returns the reset observation with ``infos["_reset"]`` set for the env. Envs whose
+robots touch nothing through Jolt (the factorised robots) share Jolt worlds, several to one, as
+JoltVectorEnv's do; results do not depend on it.
 """
 
 from __future__ import annotations
