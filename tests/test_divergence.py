@@ -132,3 +132,45 @@ def test_shared_worlds_never_report_divergence_under_bang_bang_actions(env_id):
             actions = np.where(rng.random((2, *low.shape)) < 0.5, low, high).astype(np.float32)
             *_, infos = venv.step(actions)
             assert DIVERGED_KEY not in infos
+
+
+def _trajectories(make, actions_of, steps: int = 30) -> list[np.ndarray]:
+    env = make()
+    env.reset(seed=0)
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the diverging env's, checked above
+        for i in range(steps):
+            obs, _, _, truncated, _ = env.step(actions_of(i))
+            out += [obs.copy(), truncated.copy()]
+    env.close()
+    return out
+
+
+def test_a_diverging_robot_leaves_the_others_of_its_shared_world_as_if_alone(runaway_cheetah):
+    # Env 1 diverges three times over (full actions for 10 steps) in a world it shares with envs 0
+    # and 2: their trajectories, and its own resets, must match three worlds of one robot bit for bit.
+    def single(i: int) -> np.ndarray:
+        actions = np.zeros((3, 6), np.float32)
+        actions[1] = 1.0 if i < 10 else 0.0
+        return actions
+
+    def multi(i: int) -> np.ndarray:
+        return single(i).reshape(3, 2, 3)
+
+    runs = {
+        packing: _trajectories(lambda: JoltVectorEnv(3, xml_file=runaway_cheetah, num_threads=1, robots_per_world=packing),
+                               single)
+        for packing in (1, 3)
+    }
+    assert sum(t.any() for t in runs[3][1::2]) >= 2  # env 1 diverged and restarted more than once
+    for alone, packed in zip(runs[1], runs[3]):
+        np.testing.assert_array_equal(alone, packed)
+    runs = {
+        packing: _trajectories(lambda: MultiAgentVectorEnv("joltgym/MaHalfCheetah-v0", 3, num_threads=1, agent_conf="2x3",
+                                                           xml_file=runaway_cheetah, envs_per_world=packing), multi)
+        for packing in (1, 3)
+    }
+    assert sum(t.any() for t in runs[3][1::2]) >= 2
+    for alone, packed in zip(runs[1], runs[3]):
+        np.testing.assert_array_equal(alone, packed)
