@@ -249,7 +249,7 @@ void BindMarl(py::module_& m) {
   });
 
   auto pool = py::class_<MultiAgentPool>(m, "MultiAgentPool",
-                             "num_envs worlds of one multi-agent task on persistent native threads (NEXT_STEP autoreset).")
+                             "num_envs envs of one multi-agent task on persistent native threads (NEXT_STEP autoreset).")
       .def(py::init([](std::shared_ptr<MultiAgentTask> task, int num_envs, int num_threads, int max_episode_steps,
                        std::uint64_t entropy, int envs_per_world) {
              if (!task) throw py::value_error("MultiAgentPool needs a task");
@@ -284,7 +284,7 @@ void BindMarl(py::module_& m) {
             self.Reset(seeds.is_none() ? nullptr : seed_array.data(), out);
           },
           py::arg("outputs"), py::arg("seeds") = py::none(),
-          "Reset every world into outputs = [obs, state, rewards, terminated, truncated, infos, was_reset, acted, diverged].")
+          "Reset every env into outputs = [obs, state, rewards, terminated, truncated, infos, was_reset, acted, diverged].")
       .def(
           "step_into",
           [](MultiAgentPool& self, const py::object& actions, const py::list& outputs) {
@@ -294,7 +294,7 @@ void BindMarl(py::module_& m) {
             py::gil_scoped_release release;
             self.Step(a.data(), out);
           },
-          py::arg("actions"), py::arg("outputs"), "Step every world (actions [num_envs, agents, max_act_dim]).");
+          py::arg("actions"), py::arg("outputs"), "Step every env (actions [num_envs, agents, max_act_dim]).");
   DefRenderOfEach<MultiAgentPool>(pool, [](MultiAgentPool& p) { return p.num_envs(); },
                                   [](MultiAgentPool& p, int env) { return p.RobotOfEnv(env); });
   pool.def(

@@ -19,15 +19,15 @@
 namespace joltgym {
 
 struct MultiAgentPoolOutput {
-  float* obs = nullptr;        // [worlds, agents, max_obs_dim]
-  float* state = nullptr;      // [worlds, state_dim]
-  float* rewards = nullptr;    // [worlds, agents]
-  bool* terminated = nullptr;  // [worlds, agents]
-  bool* truncated = nullptr;   // [worlds, agents]
-  double* infos = nullptr;     // [worlds, agents, info size]; reset rows for worlds in `was_reset`
-  bool* was_reset = nullptr;   // [worlds] the world began a new episode in this call
-  bool* acted = nullptr;       // [worlds, agents] the agent was playing in this step
-  bool* diverged = nullptr;    // [worlds] the world's physics diverged and its agents were truncated
+  float* obs = nullptr;        // [envs, agents, max_obs_dim]
+  float* state = nullptr;      // [envs, state_dim]
+  float* rewards = nullptr;    // [envs, agents]
+  bool* terminated = nullptr;  // [envs, agents]
+  bool* truncated = nullptr;   // [envs, agents]
+  double* infos = nullptr;     // [envs, agents, info size]; reset rows for envs in `was_reset`
+  bool* was_reset = nullptr;   // [envs] the env began a new episode in this call
+  bool* acted = nullptr;       // [envs, agents] the agent was playing in this step
+  bool* diverged = nullptr;    // [envs] the env's physics diverged and its agents were truncated
 };
 
 // Envs per world for num_envs envs on num_threads threads: `requested` when positive (at most
@@ -45,14 +45,14 @@ class MultiAgentPool {
   int num_envs() const { return int(envs_.size()); }
   int envs_per_world() const { return envs_per_world_; }
   int num_threads() const { return threads_.num_threads(); }
-  // The task's knob `index` in every world.
+  // The task's knob `index` in every env.
   void SetKnob(int index, float value);
 
-  // Resets every world (seeds[w] reseeds world w's episode stream when given).
+  // Resets every env (seeds[w] reseeds env w's episode stream when given).
   void Reset(const std::uint64_t* seeds, const MultiAgentPoolOutput& out);
-  // One step of every world (actions [worlds, agents, max_act_dim]); worlds whose episode was
-  // over reset instead. Throws std::invalid_argument, before any physics, naming the world and
-  // agent of a non-finite action.
+  // One step of every env (actions [envs, agents, max_act_dim]); envs whose episode was over
+  // reset instead. Throws std::invalid_argument, before any physics, naming the env and agent
+  // of a non-finite action.
   void Step(const float* actions, const MultiAgentPoolOutput& out);
   // Runs f(World&) on env w's world under the pool's lock (drawing it, say); w in range. The
   // world may hold other envs' robots too: RobotOfEnv says which one is env w's.
