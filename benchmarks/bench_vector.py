@@ -196,7 +196,7 @@ def machine_contender(n: int, concurrent: bool, pool: Contender) -> Contender:
     """What this machine's two cores give with nothing shared: the pool's envs (seeds, actions and
     episodes: its trajectories) as two processes, a BareLoop of half the envs each, following the
     pool's calls as the BareLoop contenders do. Run one after the other (T=1) or at once (T=2), the
-    ratio of the two is the scaling no in-process pool can beat: no memory, lock or barrier is
+    ratio of the two is the reference for an in-process pool's scaling: no memory, lock or barrier is
     shared, only the cores and their caches."""
     handle, path = tempfile.mkstemp(suffix=".npy")
     with os.fdopen(handle, "wb") as f:
