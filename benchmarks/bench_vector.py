@@ -212,8 +212,8 @@ def machine_contender(n: int, concurrent: bool, pool: Contender) -> Contender:
             raise RuntimeError(f"a machine_contender worker failed to start (exit code {p.wait()})")
     os.remove(path)
 
-    def send(p: subprocess.Popen, k: int) -> None:
-        p.stdin.write(f"{k}\n")
+    def send(p: subprocess.Popen, line: object) -> None:
+        p.stdin.write(f"{line}\n")
         p.stdin.flush()
 
     def make(k: int) -> Runner:
@@ -241,8 +241,7 @@ def machine_contender(n: int, concurrent: bool, pool: Contender) -> Contender:
         for p in procs:
             handle, saved = tempfile.mkstemp(suffix=".npy")
             os.close(handle)
-            p.stdin.write(f"save {saved}\n")
-            p.stdin.flush()
+            send(p, f"save {saved}")
             p.stdout.readline()
             halves.append(np.load(saved))
             os.remove(saved)

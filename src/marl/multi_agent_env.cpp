@@ -22,9 +22,7 @@ MultiAgentEnv::MultiAgentEnv(std::shared_ptr<const MultiAgentTask> task, int max
       own_world_(std::make_unique<World>(Checked(task_).robots(), task_->collision_rule())),
       view_(*own_world_, 0, own_world_->num_robots()),
       max_episode_steps_(max_episode_steps) {
-  task_->InitWorkspace(ws_);
-  actions_.assign(size_t(task_->num_agents()) * size_t(task_->max_act_dim()), 0.0f);
-  live_.assign(size_t(task_->num_agents()), 0);
+  InitScratch();
 }
 
 MultiAgentEnv::MultiAgentEnv(std::shared_ptr<const MultiAgentTask> task, int max_episode_steps, World& world,
@@ -38,6 +36,10 @@ MultiAgentEnv::MultiAgentEnv(std::shared_ptr<const MultiAgentTask> task, int max
     throw std::out_of_range("robots [" + std::to_string(first_robot) + ", " +
                             std::to_string(first_robot + view_.num_robots()) + ") are not all in a world of " +
                             std::to_string(world.num_robots()));
+  InitScratch();
+}
+
+void MultiAgentEnv::InitScratch() {
   task_->InitWorkspace(ws_);
   actions_.assign(size_t(task_->num_agents()) * size_t(task_->max_act_dim()), 0.0f);
   live_.assign(size_t(task_->num_agents()), 0);

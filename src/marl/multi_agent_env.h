@@ -21,7 +21,7 @@ struct MultiAgentStepOutput {
   bool* terminated = nullptr;  // [agents]
   bool* truncated = nullptr;   // [agents]
   double* infos = nullptr;     // [agents, info size]
-  // Optional [1]: the world's physics diverged (World::AnyRobotDiverged) in this step, and
+  // Optional [1]: the world's physics diverged (EnvWorld::AnyRobotDiverged) in this step, and
   // every agent still playing was truncated.
   bool* diverged = nullptr;
 };
@@ -60,6 +60,8 @@ class MultiAgentEnv {
   void Finish(const MultiAgentStepOutput& out);
 
  private:
+  void InitScratch();  // the workspace and per-agent buffers, sized for the task
+
   std::shared_ptr<const MultiAgentTask> task_;
   std::unique_ptr<World> own_world_;  // null when the env's robots are in a shared world
   EnvWorld view_;

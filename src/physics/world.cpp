@@ -173,10 +173,6 @@ void World::Step(StepContext& ctx) {
   contacts_fresh_ = false;
 }
 
-bool World::AnyRobotDiverged() const {
-  return std::any_of(robots_.begin(), robots_.end(), [](const std::unique_ptr<Robot>& r) { return r->Diverged(); });
-}
-
 void World::RestoreInitialState() {
   initial_state_.Rewind();
   system_.RestoreState(initial_state_);

@@ -78,9 +78,6 @@ class World {
   Robot& robot(int i) { return *robots_[size_t(i)]; }
   const Robot& robot(int i) const { return *robots_[size_t(i)]; }
   float timestep() const { return timestep_; }
-  // Whether any robot's physics has diverged (Robot::Diverged). Robots of one world
-  // interact, so once one has, the world's state means nothing for any of them.
-  bool AnyRobotDiverged() const;
 
   // Advances one model timestep; every robot applies the controls it was last given.
   void Step(StepContext& ctx);

@@ -2,7 +2,7 @@
 
 #include "envs/action_check.h"
 #include "pool/seed_stream.h"
-#include "pool/world_pool.h"
+#include "pool/packing.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -36,15 +36,13 @@ const MultiAgentTask& Checked(const std::shared_ptr<const MultiAgentTask>& task)
   return *task;
 }
 
-int WorldsFor(int num_envs, int envs_per_world) { return (std::max(1, num_envs) + envs_per_world - 1) / envs_per_world; }
-
 }  // namespace
 
 MultiAgentPool::MultiAgentPool(std::shared_ptr<const MultiAgentTask> task, int num_envs, int num_threads,
                                int max_episode_steps, std::uint64_t entropy, int envs_per_world)
     : task_(std::move(task)),
       envs_per_world_(ChooseEnvsPerWorld(Checked(task_), num_envs, num_threads, envs_per_world)),
-      threads_(std::max(1, std::min(num_threads, WorldsFor(num_envs, envs_per_world_)))) {
+      threads_(ThreadsFor(num_envs, envs_per_world_, num_threads)) {
   if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
   const int robots = int(task_->robots().size());
   for (int w = 0; w < num_envs; ++w) {
@@ -70,6 +68,11 @@ MultiAgentPool::MultiAgentPool(std::shared_ptr<const MultiAgentTask> task, int n
 }
 
 int MultiAgentPool::num_worlds() const { return WorldsFor(num_envs(), envs_per_world_); }
+
+std::pair<int, int> MultiAgentPool::EnvsOfWorld(int g) const {
+  const int first = g * envs_per_world_;
+  return {first, std::min(first + envs_per_world_, num_envs())};
+}
 
 void MultiAgentPool::SetKnob(int index, float value) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -105,7 +108,7 @@ void MultiAgentPool::ResetEnv(int w, const MultiAgentPoolOutput& out) {
 void MultiAgentPool::StepWorld(int g, const float* actions, const MultiAgentPoolOutput& out, StepContext& ctx) {
   const MultiAgentTask& t = *task_;
   const size_t agents = size_t(t.num_agents());
-  const int first = g * envs_per_world_, last = std::min(first + envs_per_world_, num_envs());
+  const auto [first, last] = EnvsOfWorld(g);
   bool any = false;
   for (int w = first; w < last; ++w) {
     MultiAgentEnv& env = *envs_[size_t(w)];
@@ -135,7 +138,7 @@ void MultiAgentPool::RunWorld(void* data, int g, int worker) {
     pool.StepWorld(g, b.actions, *b.out, *pool.contexts_[size_t(worker)]);
     return;
   }
-  const int first = g * pool.envs_per_world_, last = std::min(first + pool.envs_per_world_, pool.num_envs());
+  const auto [first, last] = pool.EnvsOfWorld(g);
   for (int w = first; w < last; ++w) {
     if (b.seeds) pool.seed_state_[size_t(w)] = b.seeds[w];
     pool.ResetEnv(w, *b.out);

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace joltgym {
@@ -76,6 +77,7 @@ class MultiAgentPool {
   // One world's share of a Reset or Step batch, on the worker that took it (ThreadPool::ForEach).
   static void RunWorld(void* batch, int g, int worker);
   int num_worlds() const;  // each stepped whole by one worker
+  std::pair<int, int> EnvsOfWorld(int g) const;  // world g's envs: [first, last)
   MultiAgentStepOutput OutputOf(int w, const MultiAgentPoolOutput& out) const;
 
   std::mutex mutex_;

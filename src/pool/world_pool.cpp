@@ -55,15 +55,6 @@ int ChooseRobotsPerWorld(const ModelPtr& model, int num_envs, int num_threads, i
   return AutoRobotsPerWorld(num_envs, num_threads);
 }
 
-namespace {
-
-int ThreadsFor(int num_envs, int robots_per_world, int num_threads) {
-  const int groups = (std::max(1, num_envs) + robots_per_world - 1) / robots_per_world;
-  return std::max(1, std::min(num_threads, groups));
-}
-
-}  // namespace
-
 WorldPool::WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int num_threads,
                      int max_episode_steps, AutoresetMode mode, std::uint64_t entropy, int robots_per_world)
     : task_(std::move(task)),

@@ -10,9 +10,9 @@
 
 #include "envs/env_group.h"
 #include "pool/episode_slot.h"
+#include "pool/packing.h"
 #include "pool/thread_pool.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -36,16 +36,6 @@ struct PoolStepOutput {
   double* final_infos = nullptr; // [n, info row] SameStep: its info
   bool* diverged = nullptr;      // [n] optional: the env's physics diverged, and its episode was truncated
 };
-
-// Robots per world when the pool chooses: the gain is flat from 8 on (HalfCheetah 0.80x at
-// 8, 0.81x at 16, 0.78x at 32; Ant 0.89x at 8, 0.90x at 16), and smaller groups keep
-// every thread busy at small num_envs.
-constexpr int kAutoRobotsPerWorld = 8;
-// What the pool chooses for num_envs envs on num_threads threads whose robots can share worlds:
-// kAutoRobotsPerWorld, fewer where there would be fewer worlds than threads.
-inline int AutoRobotsPerWorld(int num_envs, int num_threads) {
-  return std::clamp(num_envs / std::max(1, num_threads), 1, kAutoRobotsPerWorld);
-}
 
 // Robots per world for num_envs envs on num_threads threads: `requested` when positive
 // (at most num_envs), else kAutoRobotsPerWorld for models that can share a world
