@@ -36,10 +36,19 @@ def test_report_writes_every_section_beside_the_build_before(tmp_path):
     assert result["open_loop"]["sequences"] == 4 and sum(result["profile"].values()) > 0
 
 
-def test_pool_vs_bare_compares_the_same_trajectories():
-    text = run("pool_vs_bare.py", "Hopper", "--envs", "10", "--steps", "40", "--rounds", "2")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_pool_vs_bare_compares_the_same_trajectories(threads):
+    text = run("pool_vs_bare.py", "Hopper", "--envs", "10", "--steps", "40", "--rounds", "2", "--threads", str(threads))
     ratios = [float(m) for m in re.findall(r"^\s+[\d.]+\s+[\d.]+\s+([\d.]+)$", text, re.M)]
     assert len(ratios) == 2 and all(r > 0 for r in ratios)
+    assert "same trajectories: yes" in text  # 80 steps: Hopper's falls and resets included
+
+
+def test_step_python_cost_times_the_native_call_inside_each_step():
+    text = run("step_python_cost.py", "Hopper", "--envs", "4", "--threads", "2", "--steps", "60", "--warmup", "10")
+    step, native, around = (float(v) for v in re.search(
+        r"step ([\d.]+), native step_arrays ([\d.]+), Python around it (-?[\d.]+)", text).groups())
+    assert 0 < native < step and around > 0  # every step called the native step once, inside it
 
 
 def test_bench_vector_bare_loop_runs_the_pools_steps_round_by_round(monkeypatch):

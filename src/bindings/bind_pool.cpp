@@ -10,6 +10,7 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <thread>
 
 namespace joltgym::bindings {
@@ -236,15 +237,21 @@ void BindPool(py::module_& m) {
             }
             py::array_t<double> rewards64(n);
             std::copy(out.rewards, out.rewards + n, rewards64.mutable_data());
+            // Whether any env diverged or was reset, so that the Python around reads two bools: a
+            // NumPy any() there cost 13-17 µs a step at 256 envs, its objects cold after the physics.
+            const bool any_diverged = std::any_of(out.diverged, out.diverged + n, [](bool d) { return d; });
+            const bool any_reset = std::any_of(out.was_reset, out.was_reset + n, [](bool r) { return r; });
             return py::make_tuple(obs_out, rewards64, terminated, truncated,
-                                  StepInfos(self.task().info_layout(), out.infos, out.was_reset, n));
+                                  StepInfos(self.task().info_layout(), out.infos, out.was_reset, n), any_diverged,
+                                  any_reset);
           },
           py::arg("actions"), py::arg("obs"), py::arg("rewards"), py::arg("infos"), py::arg("was_reset"),
           py::arg("final_obs"), py::arg("final_infos"), py::arg("diverged"),
           "Step every env; returns Gymnasium's (obs, rewards as float64, terminated, truncated, infos) in new "
-          "arrays: obs into `obs` unless None. infos holds a [n] (or [n, width]) array per key and its `_key` "
-          "mask: an env reset in this call reports its reset info, and only keys reported at reset. The "
-          "buffers are step_into's, and hold the same afterwards.")
+          "arrays, then whether any env diverged and whether any was reset: obs into `obs` unless None. infos "
+          "holds a [n] (or [n, width]) array per key and its `_key` mask: an env reset in this call reports "
+          "its reset info, and only keys reported at reset. The buffers are step_into's, and hold the same "
+          "afterwards.")
       // Allocating conveniences (the original WorldPool API); JoltVectorEnv uses the *_into calls.
       .def(
           "reset_all",

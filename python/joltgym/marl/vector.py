@@ -126,8 +126,8 @@ class MultiAgentVectorEnv:
         RuntimeWarning names them)."""
         with self._lock:
             self._check_open()
-            self._pool.step_into(actions, self._buffers)
-            result = self._out(0), self._out(2), self._out(3), self._out(4), self._infos(reset=False)
+            diverged = self._pool.step_into(actions, self._buffers)
+            result = self._out(0), self._out(2), self._out(3), self._out(4), self._infos(reset=False, diverged=diverged)
         if DIVERGED_KEY in result[4]:
             warn_diverged(f"{self.env_id} in a MultiAgentVectorEnv, world(s) {np.flatnonzero(result[4][DIVERGED_KEY]).tolist()}")
         return result
@@ -187,7 +187,7 @@ class MultiAgentVectorEnv:
     def _out(self, index: int) -> np.ndarray:
         return self._buffers[index].copy() if self.copy else self._buffers[index]
 
-    def _infos(self, reset: bool) -> dict[str, np.ndarray]:
+    def _infos(self, reset: bool, diverged: bool = False) -> dict[str, np.ndarray]:
         rows = self._buffers[5]
         infos: dict[str, np.ndarray] = {}
         for key, offset, width, at_reset in self.task.info_layout:
@@ -196,7 +196,7 @@ class MultiAgentVectorEnv:
             infos[key] = rows[:, :, offset].copy() if width == 1 else rows[:, :, offset : offset + width].copy()
         infos["_reset"] = self._buffers[6].copy()
         infos["acted"] = self._buffers[7].copy()
-        if not reset and self._buffers[8].any():
+        if diverged:
             infos[DIVERGED_KEY] = self._buffers[8].copy()
         return infos
 
