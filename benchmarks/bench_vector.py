@@ -73,6 +73,7 @@ class Contender:
     follows: "Contender | None" = None
     calls: list[int] = field(default_factory=list)  # vector steps per call so far
     observations: Callable[[], np.ndarray] | None = None  # joltgym's: every env's latest observation
+    worlds: int = 0  # a JoltVectorEnv's Jolt worlds, for the BareLoops that follow it to pack alike
     wall_rates: list[float] = field(default_factory=list)
     cpu_rates: list[float] = field(default_factory=list)
 
@@ -147,17 +148,18 @@ def jolt_contender(n: int, threads: int, copy: bool) -> Contender:
 
     kind, label = ("jolt", "") if copy else ("jolt-nocopy", ", copy=False")
     return Contender(f"joltgym JoltVectorEnv T={threads}{label}", kind, n, threads, make, env.close,
-                     observations=lambda: env._obs.copy())
+                     observations=lambda: env._obs.copy(), worlds=len(env._pool.world_sizes))
 
 
 def bare_contender(n: int, threads: int, pool: Contender) -> Contender:
     """The pool's work in plain C++ loops: the seeds, actions and episodes of ``pool`` (the same
     trajectories as its JoltVectorEnv), in the same calls (``follows``), so that pool efficiency
-    compares the same work, round by round. With N threads each runs a fixed share of the worlds
-    and all wait at a barrier after every step."""
+    compares the same work, round by round, packed into worlds as the pool packs them. With N
+    threads each runs a fixed share of the worlds and all wait at a barrier after every step."""
     s = task_spec(TASK)
     model = joltgym.load_model(s.xml_file, solver=s.resolve_solver(SOLVER))
-    loop = _native.BareLoop(model.native, s.make_task(model), n, max_episode_steps=s.max_episode_steps, seed=0)
+    loop = _native.BareLoop(model.native, s.make_task(model), n, max_episode_steps=s.max_episode_steps, seed=0,
+                            worlds=pool.worlds)
     actions = action_batches(n)
 
     def make(k: int) -> Runner:
@@ -175,10 +177,12 @@ import numpy as np
 import joltgym
 from joltgym import _native
 from joltgym.tasks import task_spec
-task, solver, first, count, path = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+task, solver, path = sys.argv[1], sys.argv[2], sys.argv[5]
+first, count, worlds = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[6])
 s = task_spec(task)
 model = joltgym.load_model(s.xml_file, solver=s.resolve_solver(solver))
-loop = _native.BareLoop(model.native, s.make_task(model), count, max_episode_steps=s.max_episode_steps, seed=first)
+loop = _native.BareLoop(model.native, s.make_task(model), count, max_episode_steps=s.max_episode_steps, seed=first,
+                        worlds=worlds)
 actions = np.ascontiguousarray(np.load(path)[:, first:first + count])
 print("ready", flush=True)
 for line in sys.stdin:
@@ -203,7 +207,8 @@ def machine_contender(n: int, concurrent: bool, pool: Contender) -> Contender:
         np.save(f, action_batches(n))
     half = n // 2
     procs = [
-        subprocess.Popen([sys.executable, "-c", MACHINE_WORKER, TASK, SOLVER, str(first), str(count), path],
+        subprocess.Popen([sys.executable, "-c", MACHINE_WORKER, TASK, SOLVER, str(first), str(count), path,
+                          str(pool.worlds // 2)],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         for first, count in ((0, half), (half, n - half))
     ]

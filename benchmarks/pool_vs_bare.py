@@ -49,7 +49,7 @@ def main(argv=None) -> None:
     spec = task_spec(args.task)
     model = joltgym.load_model(spec.xml_file, solver=spec.solver)
     loop = _native.BareLoop(model.native, spec.make_task(model), args.envs,
-                            max_episode_steps=spec.max_episode_steps, seed=0)
+                            max_episode_steps=spec.max_episode_steps, seed=0, worlds=len(env._pool.world_sizes))
     per_step = 1e6 / (args.envs * args.steps)
 
     clock, which = (time.process_time, 1) if args.threads == 1 else (time.perf_counter, 0)

@@ -44,6 +44,13 @@ def test_pool_vs_bare_compares_the_same_trajectories(threads):
     assert "same trajectories: yes" in text  # 80 steps: Hopper's falls and resets included
 
 
+def test_robots_per_world_compares_packings_of_the_same_trajectories():
+    text = run("robots_per_world.py", "Hopper", "--envs", "12", "--sizes", "1,auto,5", "--threads", "2", "--turns", "12")
+    rows = re.findall(r"^\s+(\S+(?: \(\d+\))?)\s+(\d+)\s+([\d.]+)$", text, re.M)
+    assert [r[0] for r in rows] == ["1", "auto (6)", "5"]  # 12 envs on 2 threads: two worlds of 6
+    assert float(rows[0][2]) == 1.0 and all(float(r[1]) > 0 for r in rows)
+
+
 def test_step_python_cost_times_the_native_call_inside_each_step():
     text = run("step_python_cost.py", "Hopper", "--envs", "4", "--threads", "2", "--steps", "60", "--warmup", "10")
     step, native, around = (float(v) for v in re.search(

@@ -59,8 +59,12 @@ def test_episodes_end_and_restart_inside_shared_worlds():
 
 
 def test_the_pool_packs_the_factorised_robots_by_itself_and_keeps_every_thread_busy():
-    for env_id in FACTORED:
-        assert MultiAgentVectorEnv(env_id, 256, num_threads=2).envs_per_world == 8, env_id
+    from joltgym.vector import JoltVectorEnv
+
+    for env_id in FACTORED:  # as many as the single-agent pool packs of the same robot (13 HalfCheetahs, 8 Humanoids)
+        robot = env_id.removeprefix("joltgym/Ma").removesuffix("-v0")
+        single = JoltVectorEnv(256, task=robot, num_threads=2).robots_per_world
+        assert MultiAgentVectorEnv(env_id, 256, num_threads=2).envs_per_world == single > 1, env_id
     assert MultiAgentVectorEnv("joltgym/MaAnt-v0", 6, num_threads=2).envs_per_world == 3  # two worlds, two threads
     assert MultiAgentVectorEnv("joltgym/MaAnt-v0", 1).envs_per_world == 1
     assert MultiAgentVectorEnv("joltgym/MaAnt-v0", 5, envs_per_world=16).envs_per_world == 5

@@ -63,15 +63,37 @@ def test_results_do_not_depend_on_the_packing_or_the_thread_count(task, mode):
 
 
 def test_the_pool_packs_by_itself_where_it_can_and_keeps_every_thread_busy():
-    assert JoltVectorEnv(256, task="HalfCheetah", num_threads=1).robots_per_world == 8
-    assert JoltVectorEnv(256, task="HalfCheetah", num_threads=2).robots_per_world == 8
+    # About 96 bodies to a world (src/pool/packing.h): HalfCheetah's 7 bodies 13 to a world,
+    # Hopper's 4 24, Reacher's 3 32, Humanoid's 11 8.
+    assert JoltVectorEnv(256, task="HalfCheetah", num_threads=1).robots_per_world == 13
+    assert JoltVectorEnv(256, task="HalfCheetah", num_threads=2).robots_per_world == 13
+    assert JoltVectorEnv(256, task="Reacher", num_threads=2).robots_per_world == 32
+    assert JoltVectorEnv(256, task="Humanoid", num_threads=2).robots_per_world == 8
     assert JoltVectorEnv(6, task="HalfCheetah", num_threads=2).robots_per_world == 3  # two worlds, two threads
     assert JoltVectorEnv(1, task="Ant").robots_per_world == 1
-    assert JoltVectorEnv(64, task="Hopper", num_threads=1).robots_per_world == 8
+    assert JoltVectorEnv(64, task="Hopper", num_threads=1).robots_per_world == 22  # 24 at most, three worlds evened
     hard = dataclasses.replace(task_spec("Hopper").solver, soft_contacts=False)
     assert JoltVectorEnv(64, task="Hopper", num_threads=1, solver=hard).robots_per_world == 1
     # Asking for more robots than envs packs them all.
     assert JoltVectorEnv(5, task="Walker2d", robots_per_world=16).robots_per_world == 5
+
+
+@pytest.mark.parametrize("task", ["Reacher", "InvertedPendulum", "Hopper", "HalfCheetah", "Ant", "Humanoid"])
+@pytest.mark.parametrize("num_envs, threads", [(256, 2), (256, 1), (100, 2), (37, 3), (1000, 4)])
+def test_the_worlds_are_filled_evenly_and_every_thread_gets_as_many(task, num_envs, threads):
+    """A world with fewer robots than its peers finishes early and leaves its thread idle while the
+    others step: 256 InvertedPendulums 48 to a world would be five of 48 and one of 16."""
+    env = JoltVectorEnv(num_envs, task=task, num_threads=threads)
+    sizes = env._pool.world_sizes
+    assert sum(sizes) == num_envs and max(sizes) - min(sizes) <= 1 and max(sizes) == env.robots_per_world
+    assert len(sizes) % threads == 0, sizes
+    env.close()
+
+
+def test_a_requested_size_is_the_most_to_a_world_and_filled_evenly():
+    env = JoltVectorEnv(10, task="Hopper", num_threads=1, robots_per_world=4)
+    assert env._pool.world_sizes == [4, 3, 3] and env.robots_per_world == 4
+    env.close()
 
 
 def test_robots_that_touch_through_jolt_cannot_be_packed_and_bad_values_are_named():

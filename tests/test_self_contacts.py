@@ -140,8 +140,8 @@ def test_humanoid_standup_starts_with_mujocos_self_contacts():
     assert worst < 0.01  # measured 0.0037
 
 
-@pytest.mark.parametrize("task", ["Hopper", "Humanoid", "HumanoidStandup"])
-def test_robots_that_only_touch_themselves_and_the_floor_share_worlds(task):
+@pytest.mark.parametrize("task, per_world", [("Hopper", 16), ("Humanoid", 8), ("HumanoidStandup", 8)])
+def test_robots_that_only_touch_themselves_and_the_floor_share_worlds(task, per_world):
     from joltgym.vector import JoltVectorEnv
 
-    assert JoltVectorEnv(16, task=task, num_threads=1).robots_per_world == 8
+    assert JoltVectorEnv(16, task=task, num_threads=1).robots_per_world == per_world

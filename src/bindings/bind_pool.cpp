@@ -74,15 +74,20 @@ void BindPool(py::module_& m) {
                        "NextStep autoreset, so with the same actions it runs JoltVectorEnv's trajectories "
                        "(reset(seed=seed), one thread).")
       .def(py::init([](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task, int num_envs,
-                       int max_episode_steps, std::uint64_t seed) {
+                       int max_episode_steps, std::uint64_t seed, int worlds) {
              if (num_envs < 1) throw py::value_error("num_envs must be >= 1, got " + std::to_string(num_envs));
              if (max_episode_steps < 0) throw py::value_error("max_episode_steps must be >= 0 (0: no limit)");
+             if (worlds < 0 || worlds > num_envs)
+               throw py::value_error("worlds must be in [0, num_envs] (0: automatic), got " + std::to_string(worlds));
              py::gil_scoped_release release;
-             return std::make_unique<BareLoop>(model, task, num_envs, max_episode_steps, seed);
+             return std::make_unique<BareLoop>(model, task, num_envs, max_episode_steps, seed, worlds);
            }),
            py::arg("model"), py::arg("task"), py::arg("num_envs"), py::arg("max_episode_steps") = 1000,
-           py::arg("seed") = 0)
+           py::arg("seed") = 0, py::arg("worlds") = 0,
+           "worlds: Jolt worlds the envs are packed into, evenly, as a pool packs them into as many (0: as a "
+           "one-thread pool chooses); a pool's len(world_sizes) packs them as it does.")
       .def_property_readonly("num_envs", &BareLoop::num_envs)
+      .def_property_readonly("num_worlds", &BareLoop::num_worlds)
       .def(
           "run",
           [](BareLoop& self, const py::object& actions, int steps, int num_threads) {
@@ -167,6 +172,14 @@ void BindPool(py::module_& m) {
       .def_property_readonly("num_envs", &WorldPool::num_envs)
       .def_property_readonly("robots_per_world", &WorldPool::robots_per_world,
                              "envs whose robots share one Jolt world (they never touch)")
+      .def_property_readonly(
+          "world_sizes",
+          [](const WorldPool& self) {
+            std::vector<int> sizes;
+            for (int g = 0; g < self.packing().worlds(); ++g) sizes.push_back(self.packing().SizeOf(g));
+            return sizes;
+          },
+          "envs in each Jolt world, consecutive envs together")
       .def_property_readonly("num_threads", &WorldPool::num_threads)
       .def_property_readonly("obs_dim", &WorldPool::obs_dim)
       .def_property_readonly("act_dim", &WorldPool::act_dim)

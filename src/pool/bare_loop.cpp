@@ -11,16 +11,16 @@
 namespace joltgym {
 
 BareLoop::BareLoop(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int max_episode_steps,
-                   std::uint64_t seed)
+                   std::uint64_t seed, int worlds)
     : task_(std::move(task)),
       num_envs_(num_envs),
-      per_world_(ChooseRobotsPerWorld(model, num_envs, 1, 0)),
+      packing_(worlds > 0 ? Packing(num_envs, worlds) : ChoosePacking(model, num_envs, 1, 0)),
       max_episode_steps_(max_episode_steps),
       slots_(size_t(num_envs)),
       obs_(size_t(num_envs) * size_t(task_->obs_dim())),
       infos_(size_t(num_envs) * size_t(task_->info_layout().size())) {
-  for (int first = 0; first < num_envs; first += per_world_)
-    groups_.push_back(std::make_unique<EnvGroup>(model, task_, std::min(per_world_, num_envs - first)));
+  for (int g = 0; g < packing_.worlds(); ++g)
+    groups_.push_back(std::make_unique<EnvGroup>(model, task_, packing_.SizeOf(g)));
   contexts_.push_back(std::make_unique<StepContext>(TempBytesFor(groups_.front()->world())));
   for (int i = 0; i < num_envs; ++i) {
     slots_[size_t(i)].seed_state = seed + std::uint64_t(i);
@@ -29,13 +29,14 @@ BareLoop::BareLoop(ModelPtr model, std::shared_ptr<const Task> task, int num_env
 }
 
 void BareLoop::ResetEnv(int i) {
-  groups_[size_t(i / per_world_)]->Reset(i % per_world_, slots_[size_t(i)].Begin(), obs_.data() + size_t(i) * obs_dim(),
-                                        infos_.data() + size_t(i) * task_->info_layout().size());
+  groups_[size_t(packing_.WorldOf(i))]->Reset(packing_.IndexInWorld(i), slots_[size_t(i)].Begin(),
+                                               obs_.data() + size_t(i) * obs_dim(),
+                                               infos_.data() + size_t(i) * task_->info_layout().size());
 }
 
 void BareLoop::StepGroup(int g, const float* actions, StepContext& ctx) {
   EnvGroup& group = *groups_[size_t(g)];
-  const int first = g * per_world_;
+  const int first = packing_.FirstOf(g);
   bool any_steps = false;
   for (int k = 0; k < group.size(); ++k) {
     if (slots_[size_t(first + k)].done) continue;  // NextStep: reset by this step instead

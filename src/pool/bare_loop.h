@@ -1,5 +1,4 @@
-// The pool's work without the pool: N envs, packed into worlds as a one-thread pool packs
-// them, stepped in plain loops: no pool, no Python, no action checks; with several threads,
+// The pool's work without the pool: N envs, packed into worlds as a pool packs them, stepped in plain loops: no pool, no Python, no action checks; with several threads,
 // each steps a fixed run of the worlds and waits at a spinning barrier after every step (a
 // vector step is synchronous). The reference for pool efficiency. Its episodes are the pool's: the same per-env
 // seed stream (an env reset with seed s starts from stream state s + i, as
@@ -11,6 +10,7 @@
 
 #include "envs/env_group.h"
 #include "pool/episode_slot.h"
+#include "pool/packing.h"
 
 #include <cstdint>
 #include <memory>
@@ -27,10 +27,14 @@ class SpinBarrier;  // bare_loop.cpp
 
 class BareLoop {
  public:
-  // Builds num_envs envs and resets env i with seed stream state seed + i.
-  BareLoop(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int max_episode_steps, std::uint64_t seed);
+  // Builds num_envs envs and resets env i with seed stream state seed + i, packed into `worlds`
+  // worlds as a pool packs them into as many (0: as a one-thread pool chooses), so that the two
+  // can pack alike.
+  BareLoop(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int max_episode_steps, std::uint64_t seed,
+           int worlds = 0);
 
   int num_envs() const { return num_envs_; }
+  int num_worlds() const { return packing_.worlds(); }
   int obs_dim() const { return task_->obs_dim(); }
   int act_dim() const { return task_->act_dim(); }
   // Steps every env `steps` times, continuing where the last call stopped; step s takes
@@ -51,7 +55,7 @@ class BareLoop {
 
   std::shared_ptr<const Task> task_;
   int num_envs_;
-  int per_world_;
+  Packing packing_;
   int max_episode_steps_;
   std::vector<std::unique_ptr<EnvGroup>> groups_;
   std::vector<EpisodeSlot> slots_;

@@ -17,16 +17,18 @@ struct MultiAgentPool::Batch {
   const MultiAgentPoolOutput* out = nullptr;
 };
 
-int ChooseEnvsPerWorld(const MultiAgentTask& task, int num_envs, int num_threads, int requested) {
-  if (requested < 0)
-    throw std::invalid_argument("envs_per_world must be >= 0 (0: automatic), got " + std::to_string(requested));
-  if (requested > 1 && !task.CanPack())
-    throw std::invalid_argument("envs_per_world=" + std::to_string(requested) +
+Packing ChooseEnvPacking(const MultiAgentTask& task, int num_envs, int num_threads, int envs_per_world) {
+  if (envs_per_world < 0)
+    throw std::invalid_argument("envs_per_world must be >= 0 (0: automatic), got " + std::to_string(envs_per_world));
+  if (envs_per_world > 1 && !task.CanPack())
+    throw std::invalid_argument("envs_per_world=" + std::to_string(envs_per_world) +
                                 ": this task's robots touch bodies through Jolt (each other, the floor or themselves), "
                                 "so its envs cannot share a world; use 1 or 0 (automatic)");
-  if (requested > 0) return std::min(requested, std::max(1, num_envs));
-  if (!task.CanPack()) return 1;
-  return AutoRobotsPerWorld(num_envs, num_threads);
+  if (envs_per_world > 0) return Packing::AtMost(num_envs, envs_per_world);
+  if (!task.CanPack()) return Packing(num_envs, num_envs);
+  int bodies = 0;  // an env's: all its robots'
+  for (const RobotPlacement& robot : task.robots()) bodies += int(robot.model->bodies().size());
+  return AutoPacking(num_envs, num_threads, bodies);
 }
 
 namespace {
@@ -41,19 +43,19 @@ const MultiAgentTask& Checked(const std::shared_ptr<const MultiAgentTask>& task)
 MultiAgentPool::MultiAgentPool(std::shared_ptr<const MultiAgentTask> task, int num_envs, int num_threads,
                                int max_episode_steps, std::uint64_t entropy, int envs_per_world)
     : task_(std::move(task)),
-      envs_per_world_(ChooseEnvsPerWorld(Checked(task_), num_envs, num_threads, envs_per_world)),
-      threads_(ThreadsFor(num_envs, envs_per_world_, num_threads)) {
+      packing_(ChooseEnvPacking(Checked(task_), num_envs, num_threads, envs_per_world)),
+      threads_(ThreadsFor(packing_, num_threads)) {
   if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
   const int robots = int(task_->robots().size());
   for (int w = 0; w < num_envs; ++w) {
-    if (envs_per_world_ == 1) {
+    if (packing_.largest() == 1) {
       envs_.push_back(std::make_unique<MultiAgentEnv>(task_, max_episode_steps));
     } else {
-      const int k = w % envs_per_world_;
+      const int k = packing_.IndexInWorld(w);
       if (k == 0) {
         // The env's robots where its task places them, every env of the world on the same
         // spots: nothing of theirs touches through Jolt, so they may overlap.
-        const int here = std::min(envs_per_world_, num_envs - w);
+        const int here = packing_.SizeOf(packing_.WorldOf(w));
         std::vector<RobotPlacement> placements;
         for (int e = 0; e < here; ++e)
           placements.insert(placements.end(), task_->robots().begin(), task_->robots().end());
@@ -67,11 +69,11 @@ MultiAgentPool::MultiAgentPool(std::shared_ptr<const MultiAgentTask> task, int n
     contexts_.push_back(std::make_unique<StepContext>(TempBytesFor(envs_.front()->world())));
 }
 
-int MultiAgentPool::num_worlds() const { return WorldsFor(num_envs(), envs_per_world_); }
+int MultiAgentPool::num_worlds() const { return packing_.worlds(); }
 
 std::pair<int, int> MultiAgentPool::EnvsOfWorld(int g) const {
-  const int first = g * envs_per_world_;
-  return {first, std::min(first + envs_per_world_, num_envs())};
+  const int first = packing_.FirstOf(g);
+  return {first, first + packing_.SizeOf(g)};
 }
 
 void MultiAgentPool::SetKnob(int index, float value) {

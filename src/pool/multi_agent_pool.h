@@ -9,6 +9,7 @@
 #pragma once
 
 #include "marl/multi_agent_env.h"
+#include "pool/packing.h"
 #include "pool/thread_pool.h"
 
 #include <cstdint>
@@ -31,20 +32,21 @@ struct MultiAgentPoolOutput {
   bool* diverged = nullptr;    // [envs] the env's physics diverged and its agents were truncated
 };
 
-// Envs per world for num_envs envs on num_threads threads: `requested` when positive (at most
-// num_envs), else AutoRobotsPerWorld for tasks that CanPack, and 1 for others.
-int ChooseEnvsPerWorld(const MultiAgentTask& task, int num_envs, int num_threads, int requested);
+// How num_envs envs on num_threads threads share worlds: at most envs_per_world to a world when
+// positive (more than 1 needs a task that CanPack: std::invalid_argument otherwise), else
+// AutoPacking for tasks that CanPack and a world per env for others.
+Packing ChooseEnvPacking(const MultiAgentTask& task, int num_envs, int num_threads, int envs_per_world);
 
 class MultiAgentPool {
  public:
-  // envs_per_world: 0 lets the pool choose (ChooseEnvsPerWorld); >1 needs a task that CanPack
+  // envs_per_world: 0 lets the pool choose (ChooseEnvPacking); >1 needs a task that CanPack
   // (std::invalid_argument otherwise).
   MultiAgentPool(std::shared_ptr<const MultiAgentTask> task, int num_envs, int num_threads, int max_episode_steps,
                  std::uint64_t entropy, int envs_per_world = 0);
 
   const MultiAgentTask& task() const { return *task_; }
   int num_envs() const { return int(envs_.size()); }
-  int envs_per_world() const { return envs_per_world_; }
+  int envs_per_world() const { return packing_.largest(); }
   int num_threads() const { return threads_.num_threads(); }
   // The task's knob `index` in every env.
   void SetKnob(int index, float value);
@@ -63,7 +65,7 @@ class MultiAgentPool {
     return f(envs_.at(size_t(w))->world());
   }
   // Env w's robot in its world where the world holds other envs' robots too, else -1.
-  int RobotOfEnv(int w) const { return envs_per_world_ > 1 ? envs_.at(size_t(w))->first_robot() : -1; }
+  int RobotOfEnv(int w) const { return packing_.largest() > 1 ? envs_.at(size_t(w))->first_robot() : -1; }
   std::vector<FloorMark> FloorMarks(int w) {
     std::lock_guard<std::mutex> lock(mutex_);
     return envs_.at(size_t(w))->floor_marks();
@@ -82,8 +84,8 @@ class MultiAgentPool {
 
   std::mutex mutex_;
   std::shared_ptr<const MultiAgentTask> task_;
-  int envs_per_world_;
-  // Shared worlds, envs_per_world envs each (the last may hold fewer); empty when every env has a world of its own.
+  Packing packing_;  // which envs share which world
+  // The shared worlds, packing_'s; empty when every env has a world of its own.
   std::vector<std::unique_ptr<World>> worlds_;
   std::vector<std::unique_ptr<MultiAgentEnv>> envs_;
   std::vector<std::uint64_t> seed_state_;

@@ -7,20 +7,64 @@
 
 namespace joltgym {
 
-// Robots per world when the pool chooses: the gain is flat from 8 on (HalfCheetah 0.80x at
-// 8, 0.81x at 16, 0.78x at 32; Ant 0.89x at 8, 0.90x at 16), and smaller groups keep
-// every thread busy at small num_envs.
-constexpr int kAutoRobotsPerWorld = 8;
-// What the pool chooses for num_envs envs on num_threads threads whose robots can share worlds:
-// kAutoRobotsPerWorld, fewer where there would be fewer worlds than threads.
-inline int AutoRobotsPerWorld(int num_envs, int num_threads) {
-  return std::clamp(num_envs / std::max(1, num_threads), 1, kAutoRobotsPerWorld);
-}
-// Worlds for num_envs envs packed per_world to a world (the last may hold fewer).
+// Bodies per world when the pool chooses how many robots share one: a bigger world shares Jolt's
+// fixed cost per update among more robots, until its own size costs more. Measured at 256 envs
+// by `python benchmarks/robots_per_world.py T --sizes 8,16,32` (time per step against 8 robots
+// per world, at 1 and 2 threads): Reacher, Swimmer and the pendulums (2-3 bodies) 0.87-0.92x
+// at 32 and Reacher 0.97x more at 64; Hopper (4) 0.93x at 32, 1.02x at 64 against 32;
+// HalfCheetah and Walker2d (7) 0.97-0.98x at 16, 0.99-1.0x at 24 and 32 against 16; Ant (9)
+// 0.99x at 12 and 16, 1.06x at 32; Humanoid and HumanoidStandup (11) 0.99-1.0x at 4 and 6,
+// 1.04-1.08x at 16, 1.12-1.22x at 32. 96 bodies lands on or next to each task's best.
+constexpr int kAutoBodiesPerWorld = 96;
+constexpr int kMaxAutoRobotsPerWorld = 64;  // the largest measured
+
+// Worlds for num_envs envs at most per_world to a world.
 inline int WorldsFor(int num_envs, int per_world) { return (std::max(1, num_envs) + per_world - 1) / per_world; }
-// Worker threads for those worlds: each world is stepped whole by one worker.
-inline int ThreadsFor(int num_envs, int per_world, int num_threads) {
-  return std::max(1, std::min(num_threads, WorldsFor(num_envs, per_world)));
+
+// Which envs share which world: num_envs consecutive envs in `worlds` worlds, as even as they
+// can be (sizes differ by one at most), since the world left last in a step holds its thread
+// while the others wait: 256 Hopper envs on 2 threads, 24 to a world as ten worlds of 24 and
+// one of 16, stepped in 0.97x the time of 8 to a world, where 32 to a world, eight even
+// worlds, took 0.92x.
+class Packing {
+ public:
+  Packing(int num_envs, int worlds)
+      : worlds_(std::clamp(worlds, 1, std::max(1, num_envs))),
+        small_(std::max(1, num_envs) / worlds_),
+        big_worlds_(std::max(1, num_envs) % worlds_) {}
+  // At most per_world envs to a world, in as few worlds as that takes.
+  static Packing AtMost(int num_envs, int per_world) { return Packing(num_envs, WorldsFor(num_envs, std::max(1, per_world))); }
+
+  int worlds() const { return worlds_; }
+  int largest() const { return small_ + (big_worlds_ > 0 ? 1 : 0); }
+  int SizeOf(int world) const { return small_ + (world < big_worlds_ ? 1 : 0); }
+  int FirstOf(int world) const { return world * small_ + std::min(world, big_worlds_); }
+  int WorldOf(int env) const {
+    const int in_big = big_worlds_ * (small_ + 1);
+    return env < in_big ? env / (small_ + 1) : big_worlds_ + (env - in_big) / small_;
+  }
+  int IndexInWorld(int env) const { return env - FirstOf(WorldOf(env)); }
+
+ private:
+  int worlds_;
+  int small_;       // envs in the smaller worlds
+  int big_worlds_;  // worlds 0 .. big_worlds_ - 1 hold one env more
+};
+
+// The pool's own packing of num_envs robots of bodies_per_robot bodies, on num_threads threads,
+// whose robots can share worlds: kAutoBodiesPerWorld's worth to a world, fewer where there would
+// be fewer worlds than threads, in as many worlds as that takes rounded up to a multiple of the
+// threads, so that every thread gets as many worlds of as many robots.
+inline Packing AutoPacking(int num_envs, int num_threads, int bodies_per_robot) {
+  const int threads = std::max(1, num_threads), envs = std::max(1, num_envs);
+  const int by_size = std::clamp(kAutoBodiesPerWorld / std::max(1, bodies_per_robot), 1, kMaxAutoRobotsPerWorld);
+  const int most = std::clamp(envs / threads, 1, by_size);
+  return Packing(envs, (WorldsFor(envs, most) + threads - 1) / threads * threads);
+}
+
+// Worker threads for a packing's worlds: each world is stepped whole by one worker.
+inline int ThreadsFor(const Packing& packing, int num_threads) {
+  return std::max(1, std::min(num_threads, packing.worlds()));
 }
 
 }  // namespace joltgym

@@ -47,26 +47,26 @@ struct WorldPool::Batch {
   const PoolStepOutput* out = nullptr;
 };
 
-int ChooseRobotsPerWorld(const ModelPtr& model, int num_envs, int num_threads, int requested) {
-  if (requested < 0) throw std::invalid_argument("robots_per_world must be >= 0 (0: automatic), got " +
-                                                 std::to_string(requested));
-  if (requested > 0) return std::min(requested, std::max(1, num_envs));
-  if (!CanShareWorld(model)) return 1;
-  return AutoRobotsPerWorld(num_envs, num_threads);
+Packing ChoosePacking(const ModelPtr& model, int num_envs, int num_threads, int robots_per_world) {
+  if (robots_per_world < 0)
+    throw std::invalid_argument("robots_per_world must be >= 0 (0: automatic), got " + std::to_string(robots_per_world));
+  if (robots_per_world > 0) return Packing::AtMost(num_envs, robots_per_world);
+  if (!CanShareWorld(model)) return Packing(num_envs, num_envs);
+  return AutoPacking(num_envs, num_threads, int(model->bodies().size()));
 }
 
 WorldPool::WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int num_threads,
                      int max_episode_steps, AutoresetMode mode, std::uint64_t entropy, int robots_per_world)
     : task_(std::move(task)),
       num_envs_(num_envs),
-      robots_per_world_(ChooseRobotsPerWorld(model, num_envs, num_threads, robots_per_world)),
+      packing_(ChoosePacking(model, num_envs, num_threads, robots_per_world)),
       max_episode_steps_(max_episode_steps),
       mode_(mode),
-      threads_(ThreadsFor(num_envs, robots_per_world_, num_threads)) {
+      threads_(ThreadsFor(packing_, num_threads)) {
   if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
   if (!task_) throw std::invalid_argument("WorldPool needs a task");
-  for (int first = 0; first < num_envs; first += robots_per_world_)
-    groups_.push_back(std::make_unique<EnvGroup>(model, task_, std::min(robots_per_world_, num_envs - first)));
+  for (int g = 0; g < packing_.worlds(); ++g)
+    groups_.push_back(std::make_unique<EnvGroup>(model, task_, packing_.SizeOf(g)));
   step_order_.resize(groups_.size());
   std::iota(step_order_.begin(), step_order_.end(), 0);
   step_seconds_.assign(groups_.size(), 0.0);
@@ -77,12 +77,12 @@ WorldPool::WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_e
 }
 
 void WorldPool::ResetEnv(int i, float* obs, double* info_row) {
-  groups_[size_t(GroupOf(i))]->Reset(i % robots_per_world_, slots_[i].Begin(), obs, info_row);
+  groups_[size_t(packing_.WorldOf(i))]->Reset(packing_.IndexInWorld(i), slots_[i].Begin(), obs, info_row);
 }
 
 void WorldPool::StepGroup(int g, const float* actions, const PoolStepOutput& out, StepContext& ctx) {
   EnvGroup& group = *groups_[size_t(g)];
-  const int first = FirstEnvOf(g);
+  const int first = packing_.FirstOf(g);
   bool any_steps = false;
   for (int k = 0; k < group.size(); ++k) {
     const int i = first + k;
@@ -111,7 +111,8 @@ void WorldPool::FinishEnv(int i, const float* action, const PoolStepOutput& out)
     out.terminated[i] = out.truncated[i] = false;
     return;
   }
-  const StepOutcome outcome = groups_[size_t(GroupOf(i))]->Finish(i % robots_per_world_, action, obs, info);
+  const StepOutcome outcome =
+      groups_[size_t(packing_.WorldOf(i))]->Finish(packing_.IndexInWorld(i), action, obs, info);
   const bool truncated = slot.Count(outcome, max_episode_steps_);
   if (out.diverged) out.diverged[i] = outcome.diverged;
   out.rewards[i] = outcome.reward;
@@ -137,7 +138,7 @@ void WorldPool::RunGroup(void* data, int g, int worker) {
   }
   const int od = pool.obs_dim();
   const size_t columns = size_t(pool.info_size());
-  const int first = pool.FirstEnvOf(g);
+  const int first = pool.packing_.FirstOf(g);
   for (int i = first; i < first + pool.groups_[size_t(g)]->size(); ++i) {
     if (b.mask && !b.mask[i]) continue;
     if (b.seeds) pool.slots_[i].seed_state = b.seeds[i];

@@ -37,20 +37,21 @@ struct PoolStepOutput {
   bool* diverged = nullptr;      // [n] optional: the env's physics diverged, and its episode was truncated
 };
 
-// Robots per world for num_envs envs on num_threads threads: `requested` when positive
-// (at most num_envs), else kAutoRobotsPerWorld for models that can share a world
-// (CanShareWorld), fewer where there would be fewer groups than threads, and 1 for others.
-int ChooseRobotsPerWorld(const ModelPtr& model, int num_envs, int num_threads, int requested);
+// How num_envs envs on num_threads threads share worlds: at most robots_per_world to a world
+// when positive, else AutoPacking for models whose robots can share a world (CanShareWorld)
+// and a world per env for others. std::invalid_argument for robots_per_world < 0.
+Packing ChoosePacking(const ModelPtr& model, int num_envs, int num_threads, int robots_per_world);
 
 class WorldPool {
  public:
-  // robots_per_world: 0 lets the pool choose (ChooseRobotsPerWorld); >1 needs a model
+  // robots_per_world: 0 lets the pool choose (ChoosePacking); >1 needs a model
   // whose robots can share a world (std::invalid_argument otherwise).
   WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int num_threads,
             int max_episode_steps, AutoresetMode mode, std::uint64_t entropy, int robots_per_world = 0);
 
   int num_envs() const { return num_envs_; }
-  int robots_per_world() const { return robots_per_world_; }
+  int robots_per_world() const { return packing_.largest(); }
+  const Packing& packing() const { return packing_; }
   int num_threads() const { return threads_.num_threads(); }
   int obs_dim() const { return task_->obs_dim(); }
   int act_dim() const { return task_->act_dim(); }
@@ -71,17 +72,15 @@ class WorldPool {
   template <class F>
   decltype(auto) WithWorld(int i, F&& f) {
     std::lock_guard<std::mutex> lock(mutex_);
-    return f(groups_.at(size_t(GroupOf(i)))->world());
+    return f(groups_.at(size_t(packing_.WorldOf(i)))->world());
   }
   // Env i's robot in its world; -1 when the world holds env i alone.
-  int RobotOfEnv(int i) const { return robots_per_world_ > 1 ? i % robots_per_world_ : -1; }
+  int RobotOfEnv(int i) const { return packing_.largest() > 1 ? packing_.IndexInWorld(i) : -1; }
 
  private:
   struct Batch;  // one Reset or Step call, shared with the workers
 
   void CheckActions(const float* actions) const;
-  int GroupOf(int i) const { return i / robots_per_world_; }
-  int FirstEnvOf(int g) const { return g * robots_per_world_; }
   void ResetEnv(int i, float* obs, double* info_row);
   // Steps every env of group g (resetting instead those that NextStep autoreset reaches).
   void StepGroup(int g, const float* actions, const PoolStepOutput& out, StepContext& ctx);
@@ -93,7 +92,7 @@ class WorldPool {
   std::mutex mutex_;
   std::shared_ptr<const Task> task_;
   int num_envs_;
-  int robots_per_world_;
+  Packing packing_;  // which envs share which group's world
   std::vector<std::unique_ptr<EnvGroup>> groups_;
   // With several threads, a Step hands out the groups costliest first, by each one's time in the
   // step before, so that no worker is left alone with an expensive world at the end: it matters

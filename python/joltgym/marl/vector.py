@@ -29,10 +29,11 @@ class MultiAgentVectorEnv:
         num_envs: worlds (>= 1).
         num_threads: worker threads (default ``min(hardware threads, 16)``); results do not depend on it.
         copy: return copies of the result buffers (default) rather than the buffers themselves.
-        envs_per_world: envs whose robots share one Jolt world, so that one physics update advances
-            them all (``None``: the pool chooses, 8 where the task's robots touch nothing through
-            Jolt, as the factorised robots' do, else 1). Results do not depend on it; more than 1
-            raises ValueError for a task whose robots touch each other (an arena).
+        envs_per_world: at most this many envs' robots share one Jolt world, so that one physics
+            update advances them all (``None``: the pool chooses as JoltVectorEnv does for the
+            same robot where the task's robots touch nothing through Jolt, as the factorised
+            robots' do, else 1). Results do not depend on it; more than 1 raises ValueError for a
+            task whose robots touch each other (an arena).
         **kwargs: the env's own keyword arguments (``agent_conf=``, ``max_cycles=``, ``num_ants=``, ...),
             its rendering ones included: ``render()`` returns one frame per world (a tuple) in its
             ``render_mode``, drawn as the env draws its own world.
@@ -103,7 +104,7 @@ class MultiAgentVectorEnv:
 
     @property
     def envs_per_world(self) -> int:
-        """Envs whose robots share one Jolt world (the last world may hold fewer)."""
+        """Envs whose robots share one Jolt world: the largest world's (the others hold as many or one fewer)."""
         return self._pool.envs_per_world
 
     def reset(self, seed: int | None = None):

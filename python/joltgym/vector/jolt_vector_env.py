@@ -42,10 +42,12 @@ class JoltVectorEnv(VectorEnv):
         autoreset_mode: Gymnasium autoreset mode (NEXT_STEP default, SAME_STEP, DISABLED).
         num_threads: worker threads (default ``min(hardware threads, 16)``); results do not
             depend on it.
-        robots_per_world: envs whose robots share one Jolt world, so that one physics update
-            advances them all (they never touch; ``None``: 8 for tasks whose robots touch
-            nothing through Jolt but their own floor rows, fewer when that would leave threads
-            idle, 1 for the rest). Results do not depend on it; the property of that name reports it.
+        robots_per_world: at most this many envs' robots share one Jolt world, so that one
+            physics update advances them all (they never touch; the worlds are filled evenly).
+            ``None``: for tasks whose robots touch nothing through Jolt, about 96 bodies' worth
+            (32 Reachers, 13 HalfCheetahs, 8 Humanoids), fewer when that would leave threads idle,
+            and a multiple of the threads in worlds; 1 for the rest. Results do not depend on it;
+            the property of that name reports the largest world's.
         copy: return copies of the observation buffer (default) rather than the buffer itself.
         solver: Jolt solver settings, or "default" (the task's measured settings, also None) or "fast"
             (the task's faster, less accurate preset; TaskSpec.fast_solver).
@@ -168,7 +170,7 @@ class JoltVectorEnv(VectorEnv):
 
     @property
     def robots_per_world(self) -> int:
-        """Envs whose robots share one Jolt world (the last world may hold fewer)."""
+        """Envs whose robots share one Jolt world: the largest world's (the others hold as many or one fewer)."""
         return self._pool.robots_per_world
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None):
