@@ -1,6 +1,7 @@
-// The pool's work without the pool: N envs, packed into worlds as a pool packs them, stepped in plain loops: no pool, no Python, no action checks; with several threads,
-// each steps a fixed run of the worlds and waits at a spinning barrier after every step (a
-// vector step is synchronous). The reference for pool efficiency. Its episodes are the pool's: the same per-env
+// The pool's work without the pool: N envs, packed into worlds as a pool packs them, stepped
+// in plain loops: no pool, no Python, no action checks; with several threads, each steps a
+// fixed run of the worlds and waits at a spinning barrier after every step (a vector step is
+// synchronous). The reference for pool efficiency. Its episodes are the pool's: the same per-env
 // seed stream (an env reset with seed s starts from stream state s + i, as
 // JoltVectorEnv.reset(seed=s) sets it), the same episode limit and NextStep autoreset, so
 // that given the same actions it runs the pool's very trajectories, and the two are timed

@@ -33,7 +33,9 @@ class Packing {
         small_(std::max(1, num_envs) / worlds_),
         big_worlds_(std::max(1, num_envs) % worlds_) {}
   // At most per_world envs to a world, in as few worlds as that takes.
-  static Packing AtMost(int num_envs, int per_world) { return Packing(num_envs, WorldsFor(num_envs, std::max(1, per_world))); }
+  static Packing AtMost(int num_envs, int per_world) {
+    return Packing(num_envs, WorldsFor(num_envs, std::max(1, per_world)));
+  }
 
   int worlds() const { return worlds_; }
   int largest() const { return small_ + (big_worlds_ > 0 ? 1 : 0); }

@@ -49,7 +49,8 @@ struct WorldPool::Batch {
 
 Packing ChoosePacking(const ModelPtr& model, int num_envs, int num_threads, int robots_per_world) {
   if (robots_per_world < 0)
-    throw std::invalid_argument("robots_per_world must be >= 0 (0: automatic), got " + std::to_string(robots_per_world));
+    throw std::invalid_argument("robots_per_world must be >= 0 (0: automatic), got " +
+                                std::to_string(robots_per_world));
   if (robots_per_world > 0) return Packing::AtMost(num_envs, robots_per_world);
   if (!CanShareWorld(model)) return Packing(num_envs, num_envs);
   return AutoPacking(num_envs, num_threads, int(model->bodies().size()));
