@@ -96,6 +96,16 @@ def test_a_requested_size_is_the_most_to_a_world_and_filled_evenly():
     env.close()
 
 
+def test_the_bare_loop_packs_into_the_worlds_it_is_given_and_names_a_bad_count():
+    spec = task_spec("Hopper")
+    model = joltgym.load_model(spec.xml_file, solver=spec.solver)
+    assert _native.BareLoop(model.native, spec.make_task(model), 10, worlds=3).num_worlds == 3
+    assert _native.BareLoop(model.native, spec.make_task(model), 256).num_worlds == 11  # a one-thread pool's: 24 at most
+    for bad in (-1, 11):
+        with pytest.raises(ValueError, match=f"worlds must be in \\[0, num_envs\\].*got {bad}"):
+            _native.BareLoop(model.native, spec.make_task(model), 10, worlds=bad)
+
+
 def test_robots_that_touch_through_jolt_cannot_be_packed_and_bad_values_are_named():
     # Jolt's hard contacts, floor and self-collisions alike
     hard = dataclasses.replace(task_spec("Hopper").solver, soft_contacts=False)

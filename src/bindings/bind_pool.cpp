@@ -171,7 +171,7 @@ void BindPool(py::module_& m) {
            py::arg("entropy") = 0, py::arg("robots_per_world") = 0)
       .def_property_readonly("num_envs", &WorldPool::num_envs)
       .def_property_readonly("robots_per_world", &WorldPool::robots_per_world,
-                             "envs whose robots share one Jolt world (they never touch)")
+                             "envs whose robots share one Jolt world (they never touch): the largest world's")
       .def_property_readonly(
           "world_sizes",
           [](const WorldPool& self) {
