@@ -173,7 +173,7 @@ void MultiAgentPool::Step(const float* actions, const MultiAgentPoolOutput& out)
   Batch batch{this};
   batch.actions = actions;
   batch.out = &out;
-  threads_.ForEach(num_worlds(), &MultiAgentPool::RunWorld, &batch);
+  threads_.ForEachHomed(num_worlds(), &MultiAgentPool::RunWorld, &batch);  // each world on the same worker
 }
 
 }  // namespace joltgym

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
@@ -43,7 +44,10 @@ unsigned WatchForks() {
 }  // namespace
 
 ThreadPool::ThreadPool(int num_threads)
-    : num_threads_(num_threads), forks_at_start_(WatchForks()), sync_(std::make_unique<Sync>()) {
+    : num_threads_(num_threads),
+      shares_(std::make_unique<std::atomic<std::uint64_t>[]>(size_t(std::max(1, num_threads)))),
+      forks_at_start_(WatchForks()),
+      sync_(std::make_unique<Sync>()) {
   if (num_threads < 1) throw std::invalid_argument("num_threads must be >= 1");
   threads_.reserve(size_t(num_threads - 1));
   for (int w = 1; w < num_threads; ++w) threads_.emplace_back(&ThreadPool::WorkerLoop, this, w);
@@ -105,6 +109,56 @@ void ThreadPool::ForEach(int count, Item item, void* context) {
         for (int i = it.next.fetch_add(1, std::memory_order_relaxed); i < it.count;
              i = it.next.fetch_add(1, std::memory_order_relaxed))
           it.item(it.context, i, worker);
+      },
+      &items);
+}
+
+namespace {
+
+// One end of a ForEachHomed share: the item taken, or -1 once the share is empty.
+int TakeFront(std::atomic<std::uint64_t>& share) {
+  std::uint64_t v = share.load(std::memory_order_relaxed);
+  for (;;) {
+    const std::uint32_t front = std::uint32_t(v >> 32), back = std::uint32_t(v);
+    if (front >= back) return -1;
+    if (share.compare_exchange_weak(v, (std::uint64_t(front + 1) << 32) | back, std::memory_order_relaxed))
+      return int(front);
+  }
+}
+
+int TakeBack(std::atomic<std::uint64_t>& share) {
+  std::uint64_t v = share.load(std::memory_order_relaxed);
+  for (;;) {
+    const std::uint32_t front = std::uint32_t(v >> 32), back = std::uint32_t(v);
+    if (front >= back) return -1;
+    if (share.compare_exchange_weak(v, (std::uint64_t(front) << 32) | (back - 1), std::memory_order_relaxed))
+      return int(back - 1);
+  }
+}
+
+}  // namespace
+
+void ThreadPool::ForEachHomed(int count, Item item, void* context) {
+  const int threads = num_threads_;
+  for (int w = 0; w < threads; ++w)  // published to the workers by Run's handover
+    shares_[size_t(w)].store((std::uint64_t(std::int64_t(count) * w / threads) << 32) |
+                                 std::uint64_t(std::int64_t(count) * (w + 1) / threads),
+                             std::memory_order_relaxed);
+  struct Items {
+    Item item;
+    void* context;
+    int threads;
+    std::atomic<std::uint64_t>* shares;
+  } items{item, context, threads, shares_.get()};
+  Run(
+      [](void* data, int worker) {
+        Items& it = *static_cast<Items*>(data);
+        for (int i = TakeFront(it.shares[worker]); i >= 0; i = TakeFront(it.shares[worker]))
+          it.item(it.context, i, worker);
+        for (int k = 1; k < it.threads; ++k) {
+          std::atomic<std::uint64_t>& other = it.shares[(worker + k) % it.threads];
+          for (int i = TakeBack(other); i >= 0; i = TakeBack(other)) it.item(it.context, i, worker);
+        }
       },
       &items);
 }

@@ -41,6 +41,14 @@ class ThreadPool {
   // slowed by another process on its core leaves its share to the others, where a fixed split
   // would hold the batch until its half was done. Items must not depend on which worker runs them.
   void ForEach(int count, Item item, void* context);
+  // Runs item(context, i, w) once for every i in [0, count), as ForEach, except that worker w
+  // first runs its own share, [count * w / T, count * (w + 1) / T) from the front, and only then
+  // takes what is left of the others' shares, from their backs. Called step after step, each
+  // item stays with one worker, its memory in that core's caches, and one that finishes early
+  // still helps: 256 Reachers in 8 worlds on 2 threads reached 0.96-0.97 of the bare loop's
+  // fixed halves in place of ForEach's 0.89-0.92 (benchmarks/pool_vs_bare.py Reacher --threads 2,
+  // three runs each).
+  void ForEachHomed(int count, Item item, void* context);
   // Whether this process was forked after the pool started its worker threads.
   bool LostWorkers() const;
 
@@ -60,6 +68,9 @@ class ThreadPool {
   void WorkerLoop(int worker);
 
   int num_threads_;
+  // ForEachHomed's shares, one per worker: the next item from the front in the high 32 bits, the
+  // end from the back in the low ones, taken by compare-and-swap from either end.
+  std::unique_ptr<std::atomic<std::uint64_t>[]> shares_;
   unsigned forks_at_start_;  // the process's fork count when the workers started
   std::vector<std::thread> threads_;
   std::unique_ptr<Sync> sync_;

@@ -163,9 +163,10 @@ void WorldPool::Step(const float* actions, const PoolStepOutput& out) {
   Batch batch{this};
   batch.actions = actions;
   batch.out = &out;
-  threads_.ForEach(int(groups_.size()), &WorldPool::RunGroup, &batch);
-  if (threads_.num_threads() > 1)  // costliest first for the next step
-    std::sort(step_order_.begin(), step_order_.end(),
+  threads_.ForEachHomed(int(groups_.size()), &WorldPool::RunGroup, &batch);
+  const int threads = threads_.num_threads(), groups = int(groups_.size());
+  for (int w = 0; threads > 1 && w < threads; ++w)  // each worker's own groups, costliest first for the next step
+    std::sort(step_order_.begin() + groups * w / threads, step_order_.begin() + groups * (w + 1) / threads,
               [this](int a, int b) { return step_seconds_[size_t(a)] > step_seconds_[size_t(b)]; });
 }
 
