@@ -55,7 +55,8 @@ def test_the_tasks_whose_robots_touch_nothing_through_jolt_share_worlds():
 @pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
 def test_results_do_not_depend_on_the_packing_or_the_thread_count(task, mode):
     alone = trajectory(task, 1, 1, mode)
-    for robots_per_world, threads in ((3, 1), (4, 2), (NUM_ENVS, 1)):
+    # (1, 2): seven worlds on two threads, each thread's own share first and then the other's remains
+    for robots_per_world, threads in ((3, 1), (4, 2), (1, 2), (NUM_ENVS, 1)):
         packed = trajectory(task, robots_per_world, threads, mode)
         assert len(packed) == len(alone)
         for a, b in zip(alone, packed):

@@ -45,9 +45,9 @@ class ThreadPool {
   // first runs its own share, [count * w / T, count * (w + 1) / T) from the front, and only then
   // takes what is left of the others' shares, from their backs. Called step after step, each
   // item stays with one worker, its memory in that core's caches, and one that finishes early
-  // still helps: 256 Reachers in 8 worlds on 2 threads reached 0.96-0.97 of the bare loop's
-  // fixed halves in place of ForEach's 0.89-0.92 (benchmarks/pool_vs_bare.py Reacher --threads 2,
-  // three runs each).
+  // still helps: 256 Reachers in 8 worlds on 2 threads stepped at 0.96-1.07 of the rate of the
+  // bare loop's fixed halves, where ForEach's reached 0.89-0.92 (`python benchmarks/pool_vs_bare.py
+  // Reacher --threads 2 --steps 150 --rounds 9`, medians of three and four runs).
   void ForEachHomed(int count, Item item, void* context);
   // Whether this process was forked after the pool started its worker threads.
   bool LostWorkers() const;
