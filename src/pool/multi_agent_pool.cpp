@@ -24,11 +24,9 @@ Packing ChooseEnvPacking(const MultiAgentTask& task, int num_envs, int num_threa
     throw std::invalid_argument("envs_per_world=" + std::to_string(envs_per_world) +
                                 ": this task's robots touch bodies through Jolt (each other, the floor or themselves), "
                                 "so its envs cannot share a world; use 1 or 0 (automatic)");
-  if (envs_per_world > 0) return Packing::AtMost(num_envs, envs_per_world);
-  if (!task.CanPack()) return Packing(num_envs, num_envs);
   int bodies = 0;  // an env's: all its robots'
   for (const RobotPlacement& robot : task.robots()) bodies += int(robot.model->bodies().size());
-  return AutoPacking(num_envs, num_threads, bodies);
+  return PackingFor(num_envs, num_threads, envs_per_world, task.CanPack(), bodies);
 }
 
 namespace {

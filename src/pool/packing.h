@@ -64,6 +64,15 @@ inline Packing AutoPacking(int num_envs, int num_threads, int bodies_per_robot) 
   return Packing(envs, (WorldsFor(envs, most) + threads - 1) / threads * threads);
 }
 
+// How num_envs envs share worlds: at most `requested` (>= 0) to a world when positive, else
+// AutoPacking for envs of bodies_per_env bodies that can share worlds and a world per env for
+// those that cannot. The pools check `requested` against what their envs allow first.
+inline Packing PackingFor(int num_envs, int num_threads, int requested, bool can_share, int bodies_per_env) {
+  if (requested > 0) return Packing::AtMost(num_envs, requested);
+  if (!can_share) return Packing(num_envs, num_envs);
+  return AutoPacking(num_envs, num_threads, bodies_per_env);
+}
+
 // Worker threads for a packing's worlds: each world is stepped whole by one worker.
 inline int ThreadsFor(const Packing& packing, int num_threads) {
   return std::max(1, std::min(num_threads, packing.worlds()));

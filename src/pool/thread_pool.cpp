@@ -140,10 +140,10 @@ int TakeBack(std::atomic<std::uint64_t>& share) {
 
 void ThreadPool::ForEachHomed(int count, Item item, void* context) {
   const int threads = num_threads_;
-  for (int w = 0; w < threads; ++w)  // published to the workers by Run's handover
-    shares_[size_t(w)].store((std::uint64_t(std::int64_t(count) * w / threads) << 32) |
-                                 std::uint64_t(std::int64_t(count) * (w + 1) / threads),
-                             std::memory_order_relaxed);
+  for (int w = 0; w < threads; ++w) {  // published to the workers by Run's handover
+    const auto [first, last] = ShareOf(count, w);
+    shares_[size_t(w)].store((std::uint64_t(first) << 32) | std::uint64_t(last), std::memory_order_relaxed);
+  }
   struct Items {
     Item item;
     void* context;

@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace joltgym {
@@ -49,6 +50,10 @@ class ThreadPool {
   // bare loop's fixed halves, where ForEach's reached 0.89-0.92 (`python benchmarks/pool_vs_bare.py
   // Reacher --threads 2 --steps 150 --rounds 9`, medians of three and four runs).
   void ForEachHomed(int count, Item item, void* context);
+  // Worker w's share of ForEachHomed's count items: [first, last).
+  std::pair<int, int> ShareOf(int count, int worker) const {
+    return {int(std::int64_t(count) * worker / num_threads_), int(std::int64_t(count) * (worker + 1) / num_threads_)};
+  }
   // Whether this process was forked after the pool started its worker threads.
   bool LostWorkers() const;
 

@@ -51,9 +51,7 @@ Packing ChoosePacking(const ModelPtr& model, int num_envs, int num_threads, int 
   if (robots_per_world < 0)
     throw std::invalid_argument("robots_per_world must be >= 0 (0: automatic), got " +
                                 std::to_string(robots_per_world));
-  if (robots_per_world > 0) return Packing::AtMost(num_envs, robots_per_world);
-  if (!CanShareWorld(model)) return Packing(num_envs, num_envs);
-  return AutoPacking(num_envs, num_threads, int(model->bodies().size()));
+  return PackingFor(num_envs, num_threads, robots_per_world, CanShareWorld(model), int(model->bodies().size()));
 }
 
 WorldPool::WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int num_threads,
@@ -164,10 +162,11 @@ void WorldPool::Step(const float* actions, const PoolStepOutput& out) {
   batch.actions = actions;
   batch.out = &out;
   threads_.ForEachHomed(int(groups_.size()), &WorldPool::RunGroup, &batch);
-  const int threads = threads_.num_threads(), groups = int(groups_.size());
-  for (int w = 0; threads > 1 && w < threads; ++w)  // each worker's own groups, costliest first for the next step
-    std::sort(step_order_.begin() + groups * w / threads, step_order_.begin() + groups * (w + 1) / threads,
+  for (int w = 0; threads_.num_threads() > 1 && w < threads_.num_threads(); ++w) {
+    const auto [first, last] = threads_.ShareOf(int(groups_.size()), w);  // its own groups, costliest first next step
+    std::sort(step_order_.begin() + first, step_order_.begin() + last,
               [this](int a, int b) { return step_seconds_[size_t(a)] > step_seconds_[size_t(b)]; });
+  }
 }
 
 }  // namespace joltgym
