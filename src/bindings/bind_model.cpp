@@ -2,7 +2,7 @@
 #include "bindings/bindings.h"
 
 #include "model/model_desc.h"
-#include "physics/compiled_model.h"
+#include "physics/model/compiled_model.h"
 
 #include <pybind11/stl.h>
 

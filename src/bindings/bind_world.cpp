@@ -5,7 +5,7 @@
 #include "bindings/bindings.h"
 #include "bindings/render_frame.h"
 #include "bindings/world_arrays.h"
-#include "physics/jolt_runtime.h"
+#include "physics/core/jolt_runtime.h"
 
 #include <pybind11/stl.h>
 

@@ -1,6 +1,6 @@
 #include "bindings/bindings.h"
 
-#include "physics/compiled_model.h"
+#include "physics/model/compiled_model.h"
 
 namespace py = pybind11;
 

@@ -1,7 +1,7 @@
 // NumPy views of a robot's state, shared by the World and task-core bindings.
 #pragma once
 
-#include "physics/world.h"
+#include "physics/world/world.h"
 #include "tasks/com_terms.h"
 #include "tasks/contact_terms.h"
 

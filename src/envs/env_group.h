@@ -9,7 +9,7 @@
 // touch nothing through Jolt (CanShareWorld), so that each can be reset alone.
 #pragma once
 
-#include "physics/world.h"
+#include "physics/world/world.h"
 #include "tasks/task.h"
 
 #include <cstdint>

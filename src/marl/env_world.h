@@ -3,7 +3,7 @@
 // Tasks see their env through it and number its robots from 0 whatever the packing.
 #pragma once
 
-#include "physics/world.h"
+#include "physics/world/world.h"
 
 namespace joltgym {
 

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "marl/env_world.h"
-#include "physics/step_context.h"
-#include "physics/world.h"
+#include "physics/world/step_context.h"
+#include "physics/world/world.h"
 #include "tasks/rng.h"
 #include "tasks/task.h"
 #include "tasks/task_layout.h"

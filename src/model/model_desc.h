@@ -138,14 +138,11 @@ struct SolverDesc {
   float penetration_slop = 0.005f;
   float speculative_distance = 0.01f;
   float baumgarte = 0.2f;
+  // Reference switches, as every task has them; tests switch one to show what it buys.
   bool soft_limits = true;     // joint limits as MuJoCo's soft constraints; false: hard, stopping exactly at the range
   bool planar_links = true;    // a planar model's links restricted to its plane, hinges as point constraints
-  // Contacts with planes, and a tree's sphere/capsule contacts with itself, as MuJoCo's soft
-  // constraints; false: Jolt's hard contacts.
-  bool soft_contacts = true;
-  // Armature, damping and limit rows solved after the joints (closer to MuJoCo's motion); false:
-  // before them (joint anchors held tighter). See joint_axis_constraint.cpp.
-  bool joint_rows_last = true;
+  bool soft_contacts = true;   // plane contacts and a tree's round self-contacts as MuJoCo's; false: Jolt's hard ones
+  bool joint_rows_last = true; // joint-by-joint rows solved after the joints; false: before them
   // Every joint row of a robot solved exactly per iteration over its tree
   // (articulation_constraint.h), where the robot is one that supports it.
   bool articulated_joints = false;

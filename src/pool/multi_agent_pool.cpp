@@ -1,8 +1,8 @@
 #include "pool/multi_agent_pool.h"
 
 #include "envs/action_check.h"
-#include "pool/seed_stream.h"
 #include "pool/packing.h"
+#include "pool/seed_stream.h"
 
 #include <algorithm>
 #include <stdexcept>

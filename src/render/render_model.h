@@ -2,7 +2,7 @@
 // simulated body's frame (or the world's) with its colour, and the floor plane.
 #pragma once
 
-#include "physics/compiled_model.h"
+#include "physics/model/compiled_model.h"
 #include "render/mesh.h"
 
 #include <Jolt/Jolt.h>

@@ -4,7 +4,7 @@
 // Reading the world changes nothing in it, so rendering never alters a trajectory.
 #pragma once
 
-#include "physics/world.h"
+#include "physics/world/world.h"
 #include "render/camera.h"
 #include "render/rasterizer.h"
 #include "render/render_model.h"

@@ -4,7 +4,7 @@
 // centre of mass.
 #pragma once
 
-#include "physics/robot.h"
+#include "physics/world/robot.h"
 
 namespace joltgym {
 

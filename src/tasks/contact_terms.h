@@ -1,7 +1,7 @@
 // MuJoCo's cfrc_ext from the last physics update's contacts.
 #pragma once
 
-#include "physics/robot.h"
+#include "physics/world/robot.h"
 #include "tasks/com_terms.h"
 
 #include <algorithm>

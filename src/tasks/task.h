@@ -3,8 +3,8 @@
 // only (no per-episode state), so one task object serves any number of robots.
 #pragma once
 
-#include "physics/step_context.h"
-#include "physics/world.h"
+#include "physics/world/step_context.h"
+#include "physics/world/world.h"
 #include "tasks/rng.h"
 #include "tasks/task_layout.h"
 

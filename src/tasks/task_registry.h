@@ -5,7 +5,7 @@
 // their robots.
 #pragma once
 
-#include "physics/compiled_model.h"
+#include "physics/model/compiled_model.h"
 #include "tasks/task_params.h"
 
 #include <functional>

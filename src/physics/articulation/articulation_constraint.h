@@ -1,0 +1,132 @@
+// Every joint row of one robot tree solved exactly at each velocity iteration, in joint space:
+// the tree's motions are its root's (six freedoms, or one hinge to the world) and one rate per
+// hinge, and each iteration projects the bodies' velocities onto them in the bodies' mass
+// metric, each hinge's armature/damping drive and range limit as soft rows on its rate
+// (joint_space_system.h). The result is the maximal-coordinate KKT solution of all the joint
+// rows (Baraff, "Linear-time dynamics using Lagrange multipliers", 1996) for an n x n
+// Cholesky per update and a few hundred flops per iteration.
+//
+// Why: a joint's armature row is nearly a lock on its rate (Ant: armature 1 on links of
+// ~1e-3 kg m^2), so joint-by-joint Gauss-Seidel passes corrections back and forth across
+// light links for hundreds of iterations. The airborne Ant was 5.8 off converged MuJoCo at
+// 4 sub-steps x 20 iterations and still 2.5 at 80 (benchmarks/step_fidelity.py, summed |qvel|
+// over five frames; converged at 4 sub-steps: 1.4; benchmarks/solver_measurements.md).
+// The tree's plane contacts (AddContacts) are solved in the same joint space
+// (joint_space_contacts.h), after the projection in each iteration; other contacts stay Jolt
+// rows iterated around it. A limit whose accumulated impulse would pull is dropped for the
+// rest of the update and the system refactorised without it.
+//
+// A body on two or three hinges about one anchor (gimbal.h: the Humanoid's abdomen, hips and
+// shoulders) has one rate per hinge; each hinge's world axis is the one the coordinates before
+// it leave (MeasureGimbal), so the rates are MuJoCo's qvel and the drive and limit rows act on
+// them as on a single hinge's.
+//
+// Positions: Jolt integrates each body on its own, so a child's rotation drifts off its hinge's
+// axis and its anchor off its parent's. The position step places the tree again, parents first:
+// each child keeps its joint angles (a single hinge's turn about its axis, the swing dropped; a
+// multi-hinge body's coordinates, a two-hinge body's third rotation dropped) and sits where its
+// parent's anchor puts it; then the whole tree moves so that its centre of mass stays where Jolt
+// integrated it (a hinged-to-the-world tree stays on its anchor). One pass closes the anchors
+// exactly, where Jolt's hinge position parts, iterated joint by joint, cost 26% of an Ant step
+// and left 0.9 mm.
+//
+// Supported trees: a free or world-hinged root and 3-D hinges below it (one per body, or two or
+// three about one anchor), one constraint per tree (CompiledModel::CompileArticulation).
+#pragma once
+
+#include <Jolt/Jolt.h>
+#include <Jolt/Physics/Body/Body.h>
+
+#include "physics/articulation/joint_space_contacts.h"
+#include "physics/articulation/joint_space_system.h"
+#include "physics/articulation/tree_constraint.h"
+#include "physics/joints/joint_axis_constraint.h"
+
+#include <vector>
+
+namespace joltgym {
+
+class ArticulationConstraint final : public TreeConstraint, public TreeContactSolver {
+ public:
+  // bodies: one tree's bodies, parents before children, bodies[0] the root; one to three hinges
+  // per other body (and possibly some from the world to the root), in body order.
+  ArticulationConstraint(std::vector<JPH::Body*> bodies, std::vector<ArticulatedHinge> hinges, JPH::uint32 priority);
+
+  void AddContacts(int body, SoftContactConstraint* contacts) override { contacts_.Attach(body, contacts); }
+  void AddSelfContacts(int body1, int body2, SelfContactConstraint* contacts) override {
+    contacts_.AttachSelf(body1, body2, contacts);
+  }
+
+  JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
+  void ResetWarmStart() override {}
+  void SetupVelocityConstraint(float dt) override;
+  void WarmStartVelocityConstraint(float ratio) override;
+  bool SolveVelocityConstraint(float dt) override;
+  bool SolvePositionConstraint(float dt, float baumgarte) override;
+
+ private:
+  static constexpr int kMaxBodies = 24;
+  static constexpr int kMaxRates = JointSpaceSystem::kMaxRates;
+
+  struct BodyInfo {
+    JPH::Body* body = nullptr;
+    float mass = 0.0f;
+    JPH::Mat44 inertia;      // world, at this update's pose
+    JPH::Mat44 inv_inertia;
+  };
+  // One body's row of T: the rates that move it (its root's and its ancestors' hinges', its
+  // own last) and how, (linear, angular) velocity of its centre of mass per unit rate.
+  struct BodyMotion {
+    int count = 0;
+    int rate[kMaxRates];
+    JPH::Vec3 lin[kMaxRates], ang[kMaxRates];
+  };
+  // A body's subtree as one rigid body about the root's centre of mass (the composite rigid
+  // body of Featherstone's CRBA): mass, first moment sum m d and rotational inertia
+  // sum (I + m (|d|^2 1 - d d^T)), d a body's offset from the root's centre of mass.
+  struct Composite {
+    float mass;
+    JPH::Vec3 moment;
+    JPH::Mat44 inertia;
+  };
+
+  int HingeRate(int hinge) const { return root_rates_ + hinge; }
+  // T and the hinges' rate rows at the bodies' current poses.
+  void BuildMotions();
+  // T^T M T into the system, factorised.
+  void Factorise();
+  // The factor again after a limit's release: T^T M T is unchanged, only the rows are fewer.
+  void Refactorise();
+  // T^T M T from the subtrees' composite inertias: entry (r, s) is the motion of rate r met by
+  // the momentum that rate s gives the deeper one's subtree. Summed body by body over each
+  // body's rates it cost n_b^2 / 2 pairs of 3-D products per body (Humanoid: 728 pairs, 24% of
+  // its step); this is one momentum per rate and one 6-D product per pair of rates on a path.
+  void AddMassMatrix();
+  // One exact solve on the current velocities; false if a limit had to be dropped first.
+  bool SolveOnce();
+  // Impulse on a hinge's rate: its two bodies' turning along its rate row (M^-1 J^T lambda).
+  void ApplyRateImpulse(int hinge, float impulse);
+  // Where the hinges put body i's rotation, its parent's placed at `parent` (identity: the world).
+  JPH::Quat PlacedRotation(int i, JPH::QuatArg parent) const;
+
+  std::vector<BodyInfo> bodies_;
+  std::vector<ArticulatedHinge> hinges_;
+  // Per hinge: j with rate = j . (w_child - w_parent) at this update (a single hinge's axis).
+  std::vector<JPH::Vec3> rate_row_;
+  std::vector<int> parent_of_;      // per body: its parent body, -1 for the root
+  std::vector<int> hinge_of_;       // per body: its first hinge, -1 for a free root
+  std::vector<int> hinges_on_;      // per body: how many hinges it hangs from (0 to 3)
+  int root_rates_ = 0;              // 6: the root is free; 0: hinged to the world
+  std::vector<BodyMotion> motion_;  // T, per body
+  // Per rate: its motion as a twist about the root's centre of mass (turning, and the velocity
+  // of the point there), for AddMassMatrix.
+  JPH::Vec3 rate_w_[kMaxRates], rate_v_[kMaxRates];
+  Composite composite_[kMaxBodies];
+  JPH::Vec3 v_[kMaxBodies], w_[kMaxBodies];  // scratch: the bodies' velocities
+  std::vector<JPH::Quat> rest_;                // per hinge: the child's rotation in its parent's frame, less the turn
+  JPH::Vec3 placed_[kMaxBodies];               // scratch: where the hinges place each body's centre of mass
+  JPH::Quat placed_rotation_[kMaxBodies];      // and how they turn it
+  JointSpaceContacts<3> contacts_;  // along world x, y and z
+};
+
+}  // namespace joltgym

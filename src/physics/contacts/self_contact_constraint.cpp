@@ -1,0 +1,129 @@
+#include "physics/contacts/self_contact_constraint.h"
+
+#include "physics/contacts/geom_shapes.h"
+
+#include <Jolt/Physics/Body/Body.h>
+#include <Jolt/Physics/StateRecorder.h>
+
+#include <algorithm>
+
+namespace joltgym {
+SelfContactConstraint::SelfContactConstraint(JPH::Body& body1, JPH::Body& body2, std::vector<SelfContactGeomPair> pairs)
+    : OwnConstraint(body1, body2), pairs_(std::move(pairs)) {
+  slots_.resize(pairs_.size() * kMaxPairContacts);
+  active_.assign(slots_.size(), 0);
+  float margin = 0.0f;  // the pairs' widest
+  for (size_t p = 0; p < pairs_.size(); ++p) {
+    const SelfContactGeomPair& g = pairs_[p];
+    const float pair_margin = std::min(g.pair.detect_margin, g.pair.soft.margin);
+    reach_.push_back(GeomReach(g.type1, g.size1) + GeomReach(g.type2, g.size2) + pair_margin);
+    margin = std::max(margin, pair_margin);
+    for (int k = 0; k < kMaxPairContacts; ++k) slots_[p * kMaxPairContacts + size_t(k)].pair = int(p);
+  }
+  // Each body's geoms within a sphere about their mean centre.
+  auto bound = [&](bool first, JPH::Vec3& centre) {
+    centre = JPH::Vec3::sZero();
+    for (const SelfContactGeomPair& g : pairs_) centre += (first ? g.local1 : g.local2).GetTranslation();
+    centre /= float(pairs_.size());
+    float radius = 0.0f;
+    for (const SelfContactGeomPair& g : pairs_)
+      radius = std::max(radius, ((first ? g.local1 : g.local2).GetTranslation() - centre).Length() +
+                                    (first ? GeomReach(g.type1, g.size1) : GeomReach(g.type2, g.size2)));
+    return radius;
+  };
+  reach_all_ = pairs_.empty() ? 0.0f : bound(true, centre1_) + bound(false, centre2_) + margin;
+}
+
+void SelfContactConstraint::FindContacts(float h, BiasAccelerationSource& bias_source, int body1, int body2,
+                                         const JPH::RMat44& t1, const JPH::RMat44& t2, bool near) {
+  num_active_ = 0;
+  PairContactPoint contacts[kMaxPairContacts];
+  for (size_t p = 0; p < pairs_.size(); ++p) {
+    const SelfContactGeomPair& g = pairs_[p];
+    bool found[kMaxPairContacts] = {};
+    // Most pairs of a body are apart most updates: their centres tell, before the geoms' frames.
+    const JPH::Vec3 centre1(t1 * g.local1.GetTranslation()), centre2(t2 * g.local2.GetTranslation());
+    if (near && (centre1 - centre2).LengthSq() <= reach_[p] * reach_[p]) {
+      const JPH::Mat44 geom1(t1 * g.local1), geom2(t2 * g.local2);
+      const int n = CollidePair(g.type1, g.size1, geom1, g.type2, g.size2, geom2, g.pair.detect_margin, contacts);
+      for (int i = 0; i < n; ++i) {
+        const PairContactPoint& c = contacts[i];
+        if (!(c.dist < g.pair.soft.margin)) continue;  // MuJoCo excludes contacts beyond includemargin
+        Slot& slot = slots_[p * kMaxPairContacts + size_t(c.feature)];
+        slot.pos = c.pos;
+        slot.r1 = JPH::Vec3(JPH::RVec3(c.pos) - mBody1->GetCenterOfMassPosition());
+        slot.r2 = JPH::Vec3(JPH::RVec3(c.pos) - mBody2->GetCenterOfMassPosition());
+        const JPH::Vec3 v = mBody2->GetPointVelocity(JPH::RVec3(c.pos)) - mBody1->GetPointVelocity(JPH::RVec3(c.pos));
+        const JPH::Vec3 bias = bias_source.BiasOf(body2).At(slot.r2) - bias_source.BiasOf(body1).At(slot.r1);
+        slot.num_rows = SetUpSoftContactRows(g.pair, c.normal, JPH::Vec3::sZero(), c.dist, v, bias, h, slot.rows);
+        found[c.feature] = true;
+      }
+    }
+    for (int k = 0; k < kMaxPairContacts; ++k) {
+      const size_t index = p * kMaxPairContacts + size_t(k);
+      if (found[k] != bool(active_[index]))  // a fresh contact starts cold; an ended one is cleared
+        for (SoftContactRow& r : slots_[index].rows) r.Clear();
+      active_[index] = found[k];
+      num_active_ += found[k];
+    }
+  }
+}
+
+void SelfContactConstraint::AppendForces(float dt, int robot, int body1, int body2, std::vector<ContactForce>& out) const {
+  if (dt <= 0.0f) return;
+  for (size_t k = 0; k < slots_.size(); ++k) {
+    if (!active_[k]) continue;
+    const Slot& s = slots_[k];
+    JPH::Vec3 impulse = JPH::Vec3::sZero();
+    for (int i = 0; i < s.num_rows; ++i) impulse += s.rows[i].total * s.rows[i].axis;
+    const JPH::Vec3 force = impulse / dt;
+    const SelfContactGeomPair& g = pairs_[size_t(s.pair)];
+    out.push_back({mBody2->GetID(), robot, body2, g.tag2, JPH::RVec3(s.pos), force});
+    out.push_back({mBody1->GetID(), robot, body1, g.tag1, JPH::RVec3(s.pos), -force});
+  }
+}
+
+void SelfContactConstraint::ResetWarmStart() {
+  for (Slot& s : slots_)
+    for (SoftContactRow& r : s.rows) r.Clear();
+}
+
+// Only the active slots: an inactive one's rows are cleared and set up again before it is read.
+void SelfContactConstraint::SaveState(JPH::StateRecorder& stream) const {
+  JPH::TwoBodyConstraint::SaveState(stream);
+  stream.Write(num_active_);
+  for (size_t k = 0; k < slots_.size(); ++k) {
+    if (!active_[k]) continue;
+    const Slot& s = slots_[k];
+    stream.Write(k);
+    stream.Write(s.num_rows);
+    stream.Write(s.pos);
+    stream.Write(s.r1);
+    stream.Write(s.r2);
+    for (const SoftContactRow& r : s.rows) r.SaveState(stream);
+  }
+}
+
+void SelfContactConstraint::RestoreState(JPH::StateRecorder& stream) {
+  JPH::TwoBodyConstraint::RestoreState(stream);
+  for (size_t k = 0; num_active_ > 0 && k < slots_.size(); ++k)
+    if (active_[k]) {
+      active_[k] = 0;
+      --num_active_;
+      for (SoftContactRow& r : slots_[k].rows) r.Clear();
+    }
+  stream.Read(num_active_);
+  for (int i = 0; i < num_active_; ++i) {
+    size_t k = 0;
+    stream.Read(k);
+    Slot& s = slots_[k];
+    active_[k] = 1;
+    stream.Read(s.num_rows);
+    stream.Read(s.pos);
+    stream.Read(s.r1);
+    stream.Read(s.r2);
+    for (SoftContactRow& r : s.rows) r.RestoreState(stream);
+  }
+}
+
+}  // namespace joltgym

@@ -1,0 +1,108 @@
+// MuJoCo's soft contacts between two bodies of one robot tree (a Humanoid's hand on its
+// thigh), found by joltgym's own round-geom collision (pair_collision.h) and solved in the
+// tree's joint space by its articulation (joint_space_contacts.h), as its plane contacts are.
+//
+// Why not Jolt's contacts: they are hard (speculative rows and position correction), where
+// MuJoCo's give way as soft_contact_constraint.h describes; and a robot whose bodies Jolt
+// collides cannot share a PhysicsSystem with other envs' robots (WorldPool packing), so every
+// Humanoid paid Jolt's per-update bookkeeping and broad phase alone.
+#pragma once
+
+#include "physics/contacts/contact_forces.h"
+#include "physics/contacts/pair_collision.h"
+#include "physics/contacts/soft_contact_constraint.h"
+
+#include <Jolt/Jolt.h>
+
+#include <vector>
+
+namespace joltgym {
+
+// A geom of each body that may touch the other's, and their contact's parameters.
+struct SelfContactGeomPair {
+  GeomType type1 = GeomType::Sphere, type2 = GeomType::Sphere;
+  Vec3f size1{0, 0, 0}, size2{0, 0, 0};
+  JPH::Mat44 local1 = JPH::Mat44::sIdentity(), local2 = JPH::Mat44::sIdentity();  // geom frames in their body frames
+  ContactPair pair;
+  JPH::uint64 tag1 = 0, tag2 = 0;  // ContactForce::geom_tag of each side
+};
+
+class SelfContactConstraint final : public OwnConstraint {
+ public:
+  static constexpr int kMaxRows = kMaxSoftContactRows;
+
+  // Rows push body 2 along their axes and body 1 against them.
+  SelfContactConstraint(JPH::Body& body1, JPH::Body& body2, std::vector<SelfContactGeomPair> pairs);
+
+  // Finds the contacts and sets up their rows for a physics update of length h; call before
+  // the update (SoftContactConstraint::BeginStep). body1, body2: the bodies' robot indices, for
+  // bias.BiasOf; frames: every robot body's world transform now (the owner computes them once
+  // for all of its body pairs).
+  // Inline up to the test of the two bodies' bounding spheres: most pairs are apart with no
+  // contact to end (HumanoidStandup: 87% of its 45 pairs per update), and the call alone cost
+  // half of what they took (profile_step.py).
+  void BeginStep(float h, BiasAccelerationSource& bias, int body1, int body2, const JPH::RMat44* frames) {
+    const JPH::RMat44& t1 = frames[body1];
+    const JPH::RMat44& t2 = frames[body2];
+    const bool near = (JPH::Vec3(t1 * centre1_) - JPH::Vec3(t2 * centre2_)).LengthSq() <= reach_all_ * reach_all_;
+    if (near || num_active_ > 0) FindContacts(h, bias, body1, body2, t1, t2, near);
+  }
+
+  // Appends both sides' forces of each contact of the last update of length dt.
+  void AppendForces(float dt, int robot, int body1, int body2, std::vector<ContactForce>& out) const;
+
+  // f(r1, r2, num_rows, rows) for every active contact (r1, r2 from each body's centre of mass);
+  // rows as SoftContactConstraint::ForEachActiveContact's, J v = axis . (v2(p) - v1(p)).
+  template <typename F>
+  void ForEachActiveContact(float dt, F&& f) {
+    SoftContactConstraint::RowView views[kMaxRows];
+    if (num_active_ == 0) return;
+    for (size_t k = 0; k < slots_.size(); ++k) {
+      if (!active_[k]) continue;
+      Slot& s = slots_[k];
+      for (int i = 0; i < s.num_rows; ++i) {
+        SoftContactRow& r = s.rows[i];
+        views[i] = SoftContactConstraint::RowView{r.axis, r.bias, SoftContactSoftness(dt, r.damping), &r.total};
+      }
+      f(s.r1, s.r2, s.num_rows, views);
+    }
+  }
+  int max_contacts() const { return int(slots_.size()); }
+
+  // Only its tree's articulation solves it: never in Jolt's lists, so Jolt calls none of these.
+  JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User3; }
+  void ResetWarmStart() override;
+  void SetupVelocityConstraint(float) override {}
+  void WarmStartVelocityConstraint(float) override {}
+  bool SolveVelocityConstraint(float) override { return false; }
+  bool SolvePositionConstraint(float, float) override { return false; }
+  void SaveState(JPH::StateRecorder& stream) const override;
+  void RestoreState(JPH::StateRecorder& stream) override;
+
+ private:
+  // BeginStep's work once the bodies are near or a contact may end.
+  void FindContacts(float h, BiasAccelerationSource& bias, int body1, int body2, const JPH::RMat44& t1,
+                    const JPH::RMat44& t2, bool near);
+
+  // One possible contact point: a pair's point `feature`.
+  struct Slot {
+    int num_rows = 0;
+    int pair = 0;
+    JPH::Vec3 pos = JPH::Vec3::sZero();
+    JPH::Vec3 r1 = JPH::Vec3::sZero(), r2 = JPH::Vec3::sZero();
+    SoftContactRow rows[kMaxRows];
+  };
+
+  std::vector<SelfContactGeomPair> pairs_;
+  std::vector<float> reach_;  // per pair: beyond this between the geoms' centres, no contact
+  // All pairs at once: beyond reach_all_ between these points of the two bodies (body frames), none touch.
+  JPH::Vec3 centre1_, centre2_;
+  float reach_all_ = 0.0f;
+  // A Humanoid's 111 pairs have 222 slots of ~400 bytes; most updates none is active, and
+  // walking them all for their flags cost more than finding the contacts.
+  std::vector<Slot> slots_;              // kMaxPairContacts per pair
+  std::vector<unsigned char> active_;    // per slot
+  int num_active_ = 0;
+};
+
+}  // namespace joltgym

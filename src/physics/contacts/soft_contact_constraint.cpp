@@ -1,0 +1,142 @@
+#include "physics/contacts/soft_contact_constraint.h"
+
+#include "physics/contacts/geom_shapes.h"
+#include "physics/core/own_constraint_settings.h"
+
+#include <Jolt/Physics/Body/Body.h>
+#include <Jolt/Physics/StateRecorder.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+namespace joltgym {
+
+SoftContactConstraint::SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane_point, JPH::Vec3Arg plane_normal,
+                                             std::vector<SoftContactGeom> geoms)
+    : OwnConstraint(JPH::Body::sFixedToWorld, body),
+      plane_point_(plane_point),
+      plane_normal_(plane_normal.Normalized()),
+      geoms_(std::move(geoms)) {
+  int slots = 0;
+  for (const SoftContactGeom& g : geoms_) {
+    first_slot_.push_back(slots);
+    slots += PlaneContactFeatures(g.type);
+    reach_.push_back(GeomReach(g.type, g.size));
+  }
+  slots_.resize(size_t(slots));
+  for (size_t g = 0; g < geoms_.size(); ++g)
+    for (int k = 0; k < PlaneContactFeatures(geoms_[g].type); ++k) slots_[size_t(first_slot_[g] + k)].geom = int(g);
+}
+
+void SoftContactConstraint::BeginStep(float h, BiasAccelerationSource& bias_source, int body) {
+  const JPH::RMat44 body_transform = mBody2->GetWorldTransform();
+  for (Slot& s : slots_) s.num_rows = 0;  // untouched slots end the step inactive
+  PlaneContactPoint contacts[kMaxPlaneContacts];
+  const BiasAcceleration* bias = nullptr;
+  for (size_t g = 0; g < geoms_.size(); ++g) {
+    const SoftContactGeom& geom = geoms_[g];
+    // Out of reach of both margins: CollidePlane would find nothing that counts.
+    const JPH::Vec3 centre(body_transform * geom.local.GetTranslation());
+    if ((centre - plane_point_).Dot(plane_normal_) - reach_[g] > std::min(geom.pair.detect_margin, geom.pair.soft.margin))
+      continue;
+    const JPH::Mat44 transform = JPH::Mat44(body_transform * geom.local);
+    const int n = CollidePlane(plane_point_, plane_normal_, geom.type, geom.size, transform, geom.pair.detect_margin,
+                               contacts);
+    for (int i = 0; i < n; ++i) {
+      if (!(contacts[i].dist < geom.pair.soft.margin)) continue;  // MuJoCo excludes contacts beyond includemargin
+      if (!bias) bias = &bias_source.BiasOf(body);
+      SetupSlot(slots_[size_t(first_slot_[g] + contacts[i].feature)], geom, contacts[i], h, *bias);
+    }
+  }
+  for (Slot& s : slots_) {
+    const bool active = s.num_rows > 0;
+    // A fresh contact starts cold: its rows' old impulses are another contact's. (An ended one
+    // is cleared as it ends, and nothing touches an inactive slot's rows after that.)
+    if (active != s.active)
+      for (SoftContactRow& r : s.rows) r.Clear();
+    s.active = active;
+  }
+}
+
+void SoftContactConstraint::SetupSlot(Slot& slot, const SoftContactGeom& geom, const PlaneContactPoint& contact,
+                                      float h, const BiasAcceleration& bias) {
+  slot.pos = contact.pos;
+  slot.r2 = JPH::Vec3(JPH::RVec3(contact.pos) - mBody2->GetCenterOfMassPosition());
+  const JPH::Vec3 v = mBody2->GetPointVelocity(JPH::RVec3(contact.pos));
+  slot.num_rows = SetUpSoftContactRows(geom.pair, plane_normal_, contact.tangent, contact.dist, v, bias.At(slot.r2), h,
+                                       slot.rows);
+}
+
+void SoftContactConstraint::SolveInArticulation() { in_articulation_ = true; }
+
+void SoftContactConstraint::ResetWarmStart() {
+  for (Slot& s : slots_)
+    for (SoftContactRow& r : s.rows) r.Clear();
+}
+
+void SoftContactConstraint::SetupVelocityConstraint(float dt) {
+  const JPH::Vec3 r1 = JPH::Vec3::sZero();  // body 1 is static: its lever arm never enters
+  for (Slot& s : slots_) {
+    if (!s.active) continue;
+    for (int i = 0; i < s.num_rows; ++i) {
+      SoftContactRow& r = s.rows[i];
+      r.part.CalculateConstraintPropertiesWithStiffnessAndDamping(dt, *mBody1, r1, *mBody2, s.r2, r.axis, r.bias, 0.0f,
+                                                                  kNegligibleStiffness, r.damping);
+    }
+  }
+}
+
+void SoftContactConstraint::WarmStartVelocityConstraint(float ratio) {
+  for (Slot& s : slots_) {
+    if (!s.active) continue;
+    for (int i = 0; i < s.num_rows; ++i) s.rows[i].part.WarmStart(*mBody1, *mBody2, s.rows[i].axis, ratio);
+  }
+}
+
+bool SoftContactConstraint::SolveVelocityConstraint(float) {
+  bool applied = false;
+  for (Slot& s : slots_) {
+    if (!s.active) continue;
+    for (int i = 0; i < s.num_rows; ++i)
+      applied |= s.rows[i].part.SolveVelocityConstraint(*mBody1, *mBody2, s.rows[i].axis, 0.0f, FLT_MAX);
+  }
+  return applied;
+}
+
+void SoftContactConstraint::AppendForces(float dt, int robot, int robot_body, std::vector<ContactForce>& out) const {
+  if (dt <= 0.0f) return;
+  for (const Slot& s : slots_) {
+    if (!s.active) continue;
+    JPH::Vec3 impulse = JPH::Vec3::sZero();
+    for (int i = 0; i < s.num_rows; ++i) impulse += TotalImpulse(s.rows[i]) * s.rows[i].axis;
+    const JPH::Vec3 force = impulse / dt;
+    const JPH::uint64 tag = geoms_[size_t(s.geom)].tag;
+    out.push_back({mBody2->GetID(), robot, robot_body, tag, JPH::RVec3(s.pos), force});
+    out.push_back({JPH::BodyID(), -1, -1, 0, JPH::RVec3(s.pos), -force});
+  }
+}
+
+void SoftContactConstraint::SaveState(JPH::StateRecorder& stream) const {
+  JPH::TwoBodyConstraint::SaveState(stream);
+  for (const Slot& s : slots_) {
+    stream.Write(s.active);
+    stream.Write(s.num_rows);
+    stream.Write(s.pos);
+    stream.Write(s.r2);
+    for (const SoftContactRow& r : s.rows) r.SaveState(stream);
+  }
+}
+
+void SoftContactConstraint::RestoreState(JPH::StateRecorder& stream) {
+  JPH::TwoBodyConstraint::RestoreState(stream);
+  for (Slot& s : slots_) {
+    stream.Read(s.active);
+    stream.Read(s.num_rows);
+    stream.Read(s.pos);
+    stream.Read(s.r2);
+    for (SoftContactRow& r : s.rows) r.RestoreState(stream);
+  }
+}
+
+}  // namespace joltgym

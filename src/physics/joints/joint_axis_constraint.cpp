@@ -1,0 +1,231 @@
+#include "physics/joints/joint_axis_constraint.h"
+
+#include "physics/core/own_constraint_settings.h"
+
+#include <Jolt/Physics/Body/Body.h>
+#include <Jolt/Physics/StateRecorder.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+namespace joltgym {
+
+// Solved after the joints (priority 1; Jolt solves higher priorities later) unless the reference
+// switch says otherwise: the armature row carries most of a joint's inertia, and the last rows
+// solved are the ones the iterations converge best, so the motion follows MuJoCo's closer.
+constexpr JPH::uint32 kRowsFirstPriority = 0;
+constexpr JPH::uint32 kRowsLastPriority = 2;
+namespace {
+
+// Fraction of a limit violation (from drift or a state set outside the range)
+// removed per step.
+constexpr float kLimitRecovery = 0.2f;
+// The limit row engages this far ahead of the limit, beyond what the current
+// rate covers in two steps, so that a strong torque cannot jump past it.
+constexpr float kAngularLookahead = 0.05f;  // rad
+constexpr float kLinearLookahead = 0.01f;   // m
+
+}  // namespace
+
+JointAxisConstraint::JointAxisConstraint(JPH::Body& parent, JPH::Body& child, const JointAxisParams& params)
+    : OwnConstraint(parent, child, params.after_joints ? kRowsLastPriority : kRowsFirstPriority),
+      params_(params),
+      has_drive_(params.armature != 0.0f || params.damping != 0.0f) {}
+
+void JointAxisConstraint::ResetWarmStart() {
+  for (AxisRow* row : {&drive_, &limit_}) row->linear.Deactivate();
+  angular_drive_.total = angular_limit_.total = 0.0f;
+}
+
+void JointAxisConstraint::PrepareForArticulation(float dt, JPH::Vec3& axis, AxisRowState*& drive,
+                                                 AxisRowState*& limit, bool& lower_limit) {
+  world_axis_ = mBody1->GetRotation() * params_.axis_local1;
+  SetupAngularRows(dt);  // the articulation has its own masses: no axis inertia needed
+  axis = world_axis_;
+  drive = has_drive_ ? &angular_drive_ : nullptr;
+  limit = limit_side_ != LimitSide::None ? &angular_limit_ : nullptr;
+  lower_limit = limit_side_ == LimitSide::Lower;
+}
+
+void JointAxisConstraint::SetupVelocityConstraint(float dt) {
+  world_axis_ = params_.axis_from_step ? step_axis_ : mBody1->GetRotation() * params_.axis_local1;
+  if (params_.angular) {
+    SetupAngular(dt);
+    return;
+  }
+  r2_ = mBody2->GetRotation() * params_.anchor_local2;
+  // r1 + u in Jolt's terms: body 2's anchor seen from body 1's COM.
+  r1_plus_u_ = JPH::Vec3(mBody2->GetCenterOfMassPosition() - mBody1->GetCenterOfMassPosition()) + r2_;
+  if (has_drive_) {
+    const float a = params_.armature;
+    const float c = params_.damping;
+    const float softness = 1.0f / (a + dt * c);
+    const float bias = -softness * (a * rate_before_ + dt * effort_);
+    drive_.linear.CalculateConstraintPropertiesWithStiffnessAndDamping(
+        dt, *mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias, 0.0f, kNegligibleStiffness, c + a / dt);
+  }
+  float softness, bias;
+  if (!params_.limited || !LimitRow(dt, softness, bias)) return;
+  if (softness > 0.0f)  // Jolt's softness is 1 / (dt (damping + dt stiffness))
+    limit_.linear.CalculateConstraintPropertiesWithStiffnessAndDamping(
+        dt, *mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias, 0.0f, kNegligibleStiffness, 1.0f / (dt * softness));
+  else
+    limit_.linear.CalculateConstraintProperties(*mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias);
+}
+
+void JointAxisConstraint::SetLimitSide(LimitSide side) {
+  if (side != limit_side_) {
+    limit_.linear.Deactivate();
+    angular_limit_.total = 0.0f;
+  }
+  limit_side_ = side;
+}
+
+bool JointAxisConstraint::LimitRow(float dt, float& softness, float& bias) {
+  const float gap_lo = q_ - params_.range_lo;
+  const float gap_hi = params_.range_hi - q_;
+  const bool lower = gap_lo < gap_hi;
+  const float gap = lower ? gap_lo : gap_hi;
+  if (params_.soft) {
+    if (!(gap < params_.soft_limit.margin)) {  // MuJoCo's activation: within the margin at the step's start
+      SetLimitSide(LimitSide::None);
+      return false;
+    }
+    // The limit's row runs along +rate at the lower limit and -rate at the upper; Jolt's row
+    // runs along +rate, so its bias is -sign * target (see soft_limit.h).
+    const float sign = lower ? 1.0f : -1.0f;
+    float target;
+    params_.soft_limit.Row(gap, sign * rate_before_, dt, softness, target);
+    bias = -sign * target;
+  } else {
+    const float lookahead =
+        2.0f * std::abs(rate_before_) * dt + (params_.angular ? kAngularLookahead : kLinearLookahead);
+    if (gap > lookahead) {
+      SetLimitSide(LimitSide::None);
+      return false;
+    }
+    // The row drives the joint rate towards -bias; one-sided, it only keeps the rate
+    // from exceeding gap/dt towards the limit (or pushes out of a violation).
+    const float allowed = (gap >= 0.0f ? gap : kLimitRecovery * gap) / dt;
+    bias = lower ? allowed : -allowed;
+    softness = 0.0f;
+  }
+  SetLimitSide(lower ? LimitSide::Lower : LimitSide::Upper);
+  return true;
+}
+
+void JointAxisConstraint::SetupAngular(float dt) {
+  inv_i1_axis_ = mBody1->IsDynamic()
+                     ? mBody1->GetMotionProperties()->MultiplyWorldSpaceInverseInertiaByVector(mBody1->GetRotation(), world_axis_)
+                     : JPH::Vec3::sZero();
+  inv_i2_axis_ = mBody2->IsDynamic()
+                     ? mBody2->GetMotionProperties()->MultiplyWorldSpaceInverseInertiaByVector(mBody2->GetRotation(), world_axis_)
+                     : JPH::Vec3::sZero();
+  axis_inv_inertia_ = world_axis_.Dot(inv_i1_axis_ + inv_i2_axis_);
+  SetupAngularRows(dt);
+}
+
+void JointAxisConstraint::SetupAngularRows(float dt) {
+  if (has_drive_ && params_.damping_after_constraints) {
+    // A joint without armature keeps a row this light (kg m^2) to carry the explicit damping.
+    constexpr float kLeastArmature = 1.0e-6f;
+    const float a = std::max(params_.armature, kLeastArmature);
+    angular_drive_.damping_h = dt * params_.damping;
+    angular_drive_.rate_before = rate_before_;
+    angular_drive_.softness = 1.0f / a;
+    angular_drive_.bias = -angular_drive_.softness * (a * rate_before_ + dt * effort_ - angular_drive_.damping_h * rate_before_);
+  } else if (has_drive_) {
+    const float a = params_.armature;
+    angular_drive_.softness = 1.0f / (a + dt * params_.damping);
+    angular_drive_.bias = -angular_drive_.softness * (a * rate_before_ + dt * effort_);
+  } else {
+    angular_drive_ = AngularRow();
+  }
+  if (!params_.limited || !LimitRow(dt, angular_limit_.softness, angular_limit_.bias)) angular_limit_.total = 0.0f;
+}
+
+void JointAxisConstraint::ApplyAngularImpulse(float impulse) {
+  if (mBody1->IsDynamic()) mBody1->GetMotionProperties()->SubAngularVelocityStep(impulse * inv_i1_axis_);
+  if (mBody2->IsDynamic()) mBody2->GetMotionProperties()->AddAngularVelocityStep(impulse * inv_i2_axis_);
+}
+
+void JointAxisConstraint::WarmStartVelocityConstraint(float ratio) {
+  if (params_.angular) {
+    angular_drive_.total *= ratio;
+    angular_limit_.total *= ratio;
+    ApplyAngularImpulse(angular_drive_.total + angular_limit_.total);
+    return;
+  }
+  for (AxisRow* row : {&drive_, &limit_}) row->linear.WarmStart(*mBody1, *mBody2, world_axis_, ratio);
+}
+
+bool JointAxisConstraint::SolveAngular() {
+  const float k = axis_inv_inertia_;
+  if (k <= 0.0f) return false;
+  const float rate = world_axis_.Dot(mBody2->GetAngularVelocity() - mBody1->GetAngularVelocity());
+  AngularRow& d = angular_drive_;
+  AngularRow& l = angular_limit_;
+  float dd = 0.0f, dl = 0.0f;
+  const float rd = rate + d.softness * d.total + d.bias;
+  if (limit_side_ == LimitSide::None) {
+    if (!has_drive_) return false;
+    dd = -rd / (k + d.softness);
+  } else {
+    const float rl = rate + l.softness * l.total + l.bias;
+    if (has_drive_ && l.softness > 0.0f) {  // both rows at once: [k + sd, k; k, k + sl] (dd, dl) = -(rd, rl)
+      const float det = k * (d.softness + l.softness) + d.softness * l.softness;
+      dd = -((k + l.softness) * rd - k * rl) / det;
+      dl = -((k + d.softness) * rl - k * rd) / det;
+    } else if (has_drive_) {  // a hard limit: the drive row, then the limit row on what it left
+      dd = -rd / (k + d.softness);
+      dl = -(rl + k * dd) / k;
+    } else {
+      dl = -rl / (k + l.softness);
+    }
+    // Positive impulses raise the joint rate: a lower limit may only push up, an upper one down.
+    const float clamped = limit_side_ == LimitSide::Lower ? std::max(0.0f, l.total + dl) : std::min(0.0f, l.total + dl);
+    if (clamped != l.total + dl) {
+      dl = clamped - l.total;
+      if (has_drive_) dd = -(rd + k * dl) / (k + d.softness);
+    }
+  }
+  d.total += dd;
+  l.total += dl;
+  const float impulse = dd + dl;
+  if (impulse == 0.0f) return false;
+  ApplyAngularImpulse(impulse);
+  return true;
+}
+
+bool JointAxisConstraint::SolveLinear(AxisRow& row, float min_lambda, float max_lambda) {
+  return row.linear.IsActive() &&
+         row.linear.SolveVelocityConstraint(*mBody1, *mBody2, world_axis_, min_lambda, max_lambda);
+}
+
+bool JointAxisConstraint::SolveVelocityConstraint(float) {
+  if (params_.angular) return SolveAngular();
+  bool applied = has_drive_ && SolveLinear(drive_, -FLT_MAX, FLT_MAX);
+  // Positive impulses raise the joint rate: a lower limit may only push up.
+  if (limit_side_ == LimitSide::Lower) applied |= SolveLinear(limit_, 0.0f, FLT_MAX);
+  if (limit_side_ == LimitSide::Upper) applied |= SolveLinear(limit_, -FLT_MAX, 0.0f);
+  return applied;
+}
+
+void JointAxisConstraint::SaveState(JPH::StateRecorder& stream) const {
+  JPH::TwoBodyConstraint::SaveState(stream);
+  for (const AxisRow* row : {&drive_, &limit_}) row->linear.SaveState(stream);
+  stream.Write(angular_drive_.total);
+  stream.Write(angular_limit_.total);
+  stream.Write(limit_side_);
+}
+
+void JointAxisConstraint::RestoreState(JPH::StateRecorder& stream) {
+  JPH::TwoBodyConstraint::RestoreState(stream);
+  for (AxisRow* row : {&drive_, &limit_}) row->linear.RestoreState(stream);
+  stream.Read(angular_drive_.total);
+  stream.Read(angular_limit_.total);
+  stream.Read(limit_side_);
+}
+
+}  // namespace joltgym

@@ -1,0 +1,201 @@
+// One instance of a compiled model in a World: its Jolt bodies and constraints, its
+// controls, and its state in the model's own MuJoCo layout (qpos, qvel, qfrc_actuator,
+// sites, body frames). Tasks read and drive a robot; the World steps all of them.
+//
+// A robot may be placed at an origin (a translation of the whole model): every view is
+// expressed relative to it, so a robot's observations do not depend on where it stands.
+#pragma once
+
+#include "physics/contacts/contact_forces.h"
+#include "physics/contacts/self_contact_constraint.h"
+#include "physics/contacts/soft_contact_constraint.h"
+#include "physics/core/bias_acceleration.h"
+#include "physics/core/state_buffer.h"
+#include "physics/joints/gimbal.h"
+#include "physics/joints/joint_axis_constraint.h"
+#include "physics/model/compiled_model.h"
+
+#include <Jolt/Jolt.h>
+#include <Jolt/Physics/Body/Body.h>
+#include <Jolt/Physics/PhysicsSystem.h>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace joltgym {
+
+class World;
+struct ArticulatedHinge;
+class TreeContactSolver;
+class TreeConstraint;
+class PlanarArticulationConstraint;
+
+class Robot : private BiasAccelerationSource {
+ public:
+  Robot(const Robot&) = delete;
+  Robot& operator=(const Robot&) = delete;
+
+  const CompiledModel& model() const { return *model_; }
+  const World& world() const { return *world_; }
+  int index() const { return index_; }  // in its world
+  JPH::RVec3 origin() const { return origin_; }
+
+  // The controls (length nu) the next world steps apply; actuators clamp them to ctrlrange.
+  void SetControls(const float* ctrl);
+
+  // MuJoCo's generalized coordinates and velocities (lengths nq and nv), relative to the origin.
+  void GetQpos(float* qpos) const;
+  void GetQvel(float* qvel) const;
+  // Places every body from generalized coordinates, as MuJoCo's forward kinematics would.
+  void SetState(const float* qpos, const float* qvel);
+
+  // Joint torque (or force) each actuator applied in the last step, MuJoCo's
+  // qfrc_actuator (length nv).
+  const std::vector<float>& actuator_joint_forces() const { return qfrc_actuator_; }
+  // Generalized force the joint's range limit applied in the last physics update
+  // (MuJoCo's qfrc_constraint for that dof, without contacts).
+  float JointLimitForce(int joint) const;
+  // Contact forces of the world's last physics update, this robot's bodies included
+  // (ContactForce::robot tells whose body each one acts on).
+  const std::vector<ContactForce>& ReadContactForces() const;
+  // Position of a model site, of a MuJoCo body's frame origin (MuJoCo's xpos) and of a
+  // MuJoCo body's centre of mass (xipos), welded bodies included; relative to the origin.
+  JPH::RVec3 SitePosition(int site) const;
+  JPH::RVec3 MjBodyPosition(int mj_body) const;
+  JPH::RVec3 MjBodyCentreOfMass(int mj_body) const;
+  // Centre of mass of a simulated body, relative to the origin.
+  JPH::RVec3 BodyCentreOfMass(int body) const { return bodies_[size_t(body)]->GetCenterOfMassPosition() - origin_; }
+
+  // Largest distance between the two bodies' copies of a joint anchor (m).
+  float MaxJointAnchorError() const;
+  // Whether its physics has diverged: a body's pose or velocity is not finite, or a body
+  // moves faster than kDivergedSpeed (m/s, or rad/s turning).
+  bool Diverged() const;
+  // No robot of these tasks comes near it (a running HalfCheetah's links turn at under
+  // ~50 rad/s), while an unstable solve passes it within a few updates and then climbs to
+  // Jolt's velocity clamp (1e8, robot_build.cpp) or to inf.
+  static constexpr float kDivergedSpeed = 1.0e4f;
+
+  const JPH::Body& body(int index) const { return *bodies_[size_t(index)]; }
+  int num_bodies() const { return int(bodies_.size()); }
+
+  // The Jolt state of its own bodies and constraints (poses, velocities, warm-start
+  // impulses), apart from the rest of the world's.
+  void SaveJoltState(StateBuffer& out) const;
+  void RestoreJoltState(StateBuffer& in);
+
+ private:
+  friend class World;
+
+  // Builds the model's bodies and constraints in the world's system (robot_build.cpp).
+  Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin);
+  void CreateBodies();
+  void CreateJoints();
+  // One ArticulationConstraint per articulated tree (CompiledBody::articulated), its hinges
+  // given with robot body indices.
+  void AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::uint32 priority);
+  // MuJoCo's soft contacts of each body with each plane of the world's scene it may touch.
+  void CreateSoftContacts();
+  // MuJoCo's soft contacts between bodies of one tree (CompiledModel::self_contacts), solved by
+  // the tree's articulation.
+  void CreateSelfContacts();
+  void AddConstraint(JPH::Constraint* constraint);
+  // A constraint an articulation solves itself (TreeConstraint): kept and saved with the
+  // robot's, but not in Jolt's lists.
+  void AddTreeRow(JPH::Constraint* constraint);
+  // Appends the soft contacts' forces of the last update (World::ReadContactForces).
+  void AppendSoftContactForces(std::vector<ContactForce>& out) const;
+
+  // Around each physics update of length h (robot_forces.cpp): forces, then bookkeeping.
+  void BeforeUpdate(float h);
+  void AfterUpdate(float h);
+  void ApplyActuation();
+  void ApplyJointSprings();
+  void ApplyFluidForces();
+  // Equal and opposite torque (hinge) or force at the anchor (slide) on a joint's bodies.
+  void ApplyJointEffort(const CompiledJoint& joint, float effort);
+  // A generalized force for this update: through the joint's drive row where it takes the
+  // joint's forces (JointAxisConstraint::takes_joint_forces), else onto the bodies.
+  void AddJointEffort(int joint, float effort);
+  // Hands each joint row its coordinate and rate before a physics update of length h.
+  void BeginAxisRows(float h);
+  // Each body's bias acceleration at its current velocities (robot_bias.cpp).
+  void ComputeBiasAccelerations();
+  // Each articulated body's velocity less h times its bias acceleration (SolverDesc::mujoco_euler).
+  void TakeBiasExplicitly(float h);
+  // The soft contacts' BiasAccelerationSource: ComputeBiasAccelerations once per update, when first asked.
+  const BiasAcceleration& BiasOf(int body) override;
+  // A scalar joint's JointRate, computed once per update (BeforeUpdate's uses share it).
+  float JointRateThisUpdate(int joint);
+  // Gimbal coordinates at the pose the bodies reach after h at their current velocities.
+  void PredictGimbals(float h);
+
+  // Joint coordinates and rates (robot_state.cpp).
+  void RestoreInitialState();
+  JPH::Vec3 RelativeAngularVelocity(const CompiledJoint& joint) const;
+  void TrackAngles();
+  // Recomputes the coordinates of every multi-hinge body; called whenever bodies move.
+  void RefreshGimbals();
+  // World vector j with rate = j . (w_child - w_parent) for a gimbal coordinate.
+  JPH::Vec3 GimbalRateRow(const CompiledJoint& joint) const {
+    return joint.gimbal_sign * gimbal_[size_t(joint.body)].rate_rows[joint.gimbal_slot];
+  }
+  // Angle of a rotational scalar joint relative to qpos0, in (-pi, pi].
+  float MeasureAngle(const CompiledJoint& joint) const;
+  float JointRate(const CompiledJoint& joint) const;
+  // World direction of a slide joint.
+  JPH::Vec3 SlideAxis(const CompiledJoint& joint) const;
+  float SlidePosition(const CompiledJoint& joint) const;
+  float ScalarJointQ(int joint) const;
+  JPH::Quat ParentRotation(int body) const;
+  JPH::RMat44 ParentTransform(int body) const;
+  JPH::Vec3 PointVelocity(int body, JPH::RVec3 point) const;
+  // A point given in a simulated body's frame (body -1: the world), relative to the origin.
+  JPH::RVec3 PointInRobotFrame(int body, const Vec3f& pos) const;
+
+  // A body frame and its twist during forward kinematics.
+  struct KinematicFrame {
+    JPH::RVec3 pos;
+    JPH::Quat rot;
+    JPH::Vec3 w;
+    JPH::Vec3 v;  // velocity of the frame origin
+  };
+
+  ModelPtr model_;
+  World* world_;
+  int index_;
+  JPH::RVec3 origin_;
+  std::vector<float> ctrl_;
+  std::vector<KinematicFrame> frames_;  // scratch for SetState, sized once
+  std::vector<JPH::Body*> bodies_;
+  int planar_normal_ = -1;  // planar links: the world axis of their plane's normal
+  std::vector<JPH::Ref<JPH::Constraint>> constraints_;  // all of its constraints, in the order added
+  std::vector<JPH::Ref<JointAxisConstraint>> axis_rows_;  // per joint, null when not needed
+  std::vector<JPH::Ref<SoftContactConstraint>> soft_contacts_;
+  std::vector<int> soft_contact_body_;               // the body of each soft contact constraint
+  std::vector<JPH::Ref<SelfContactConstraint>> self_contacts_;  // per CompiledModel::self_contacts entry
+  std::vector<JPH::RMat44> self_contact_frames_;                 // per body, scratch for their BeginStep
+  // per body: the articulation that solves its tree's plane contacts and the body's index there
+  std::vector<std::pair<TreeContactSolver*, int>> contact_solver_of_;
+  // The articulations whose trees Jolt's contacts touch (AfterUpdate places them once more).
+  std::vector<TreeConstraint*> touched_trees_;
+  // The planar articulations stepped as MuJoCo's Euler step (SolverDesc::mujoco_euler): their
+  // velocities are re-expressed before each update; empty when that is off.
+  std::vector<PlanarArticulationConstraint*> mujoco_euler_trees_;
+  std::vector<float> angle_;                         // unwrapped q - qpos0 per joint
+  std::vector<GimbalCoordinates> gimbal_;            // per body, current (gimbal bodies only)
+  std::vector<GimbalCoordinates> gimbal_next_;       // per body, predicted one update ahead
+  std::vector<float> row_effort_;                    // per joint, force its drive row delivers
+  std::vector<float> last_raw_angle_;
+  std::vector<float> qfrc_actuator_;
+  std::vector<Motion> body_motion_, body_bias_;       // per body, scratch for ComputeBiasAccelerations
+  std::vector<BiasAcceleration> bias_accel_;         // per body, for the soft contacts' rows
+  bool biases_fresh_ = false;                        // bias_accel_ is this update's
+  std::uint64_t update_count_ = 0;                   // BeforeUpdate calls so far
+  std::vector<float> rate_now_;                      // per joint: JointRateThisUpdate's rate
+  std::vector<std::uint64_t> rate_update_;           // and the update it is of
+  float last_update_dt_ = 0.0f;
+};
+
+}  // namespace joltgym

@@ -1,0 +1,211 @@
+// What a robot adds to each physics update: actuator and spring forces, fluid forces,
+// and the coordinates its joint rows need; then the bookkeeping after the update.
+#include "physics/world/robot.h"
+
+#include "physics/articulation/planar_articulation_constraint.h"
+#include "physics/articulation/tree_constraint.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace joltgym {
+
+void Robot::BeforeUpdate(float h) {
+  ++update_count_;  // the joint rates of JointRateThisUpdate are those of this update's start
+  biases_fresh_ = false;
+  if (!mujoco_euler_trees_.empty()) {
+    // Velocities consistent with the current poses first, so that everything this update
+    // measures (contact and limit rows, the bias accelerations) sees MuJoCo's qvel at qpos.
+    for (PlanarArticulationConstraint* tree : mujoco_euler_trees_) tree->ReexpressVelocities();
+    ComputeBiasAccelerations();
+    biases_fresh_ = true;
+  }
+  ApplyActuation();
+  ApplyJointSprings();
+  if (model_->has_fluid()) ApplyFluidForces();
+  BeginAxisRows(h);
+  for (size_t i = 0; i < soft_contacts_.size(); ++i) soft_contacts_[i]->BeginStep(h, *this, soft_contact_body_[i]);
+  if (!self_contacts_.empty()) {
+    for (size_t b = 0; b < bodies_.size(); ++b) self_contact_frames_[b] = bodies_[b]->GetWorldTransform();
+    const auto& self = model_->self_contacts();
+    for (size_t i = 0; i < self_contacts_.size(); ++i)
+      self_contacts_[i]->BeginStep(h, *this, self[i].body1, self[i].body2, self_contact_frames_.data());
+  }
+  if (!mujoco_euler_trees_.empty()) TakeBiasExplicitly(h);
+}
+
+void Robot::TakeBiasExplicitly(float h) {
+  // MuJoCo's Euler step: M (v' - v) = h (tau - c(q, v)) + constraint impulses, with c the
+  // velocity-product forces at the step's start. The articulation's projection solves
+  // T^T M T x' = T^T M v_in (+ rows) on the bodies' velocities v_in; with v_in = T x - h a_bias,
+  // a_bias = T-dot x each body's acceleration at zero joint accelerations in MuJoCo's joint
+  // order (the root's slides, then its hinge), that is T^T M a_bias = c, MuJoCo's step exactly.
+  const auto& bodies = model_->bodies();
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    if (!bodies[i].articulated) continue;
+    JPH::MotionProperties* mp = bodies_[i]->GetMotionProperties();
+    mp->AddLinearVelocityStep(-h * bias_accel_[i].at_com);
+    mp->AddAngularVelocityStep(-h * bias_accel_[i].angular);
+  }
+}
+
+const BiasAcceleration& Robot::BiasOf(int body) {
+  // Taken explicitly (TakeBiasExplicitly), the bias is already in the bodies' velocities: a
+  // contact point's velocity then changes by MuJoCo's J qacc alone, and its rows add nothing.
+  static const BiasAcceleration kNone;
+  if (!mujoco_euler_trees_.empty()) return kNone;
+  if (!biases_fresh_) {
+    ComputeBiasAccelerations();
+    biases_fresh_ = true;
+  }
+  return bias_accel_[size_t(body)];
+}
+
+void Robot::AppendSoftContactForces(std::vector<ContactForce>& out) const {
+  for (size_t i = 0; i < soft_contacts_.size(); ++i)
+    soft_contacts_[i]->AppendForces(last_update_dt_, index_, soft_contact_body_[i], out);
+  const auto& self = model_->self_contacts();
+  for (size_t i = 0; i < self_contacts_.size(); ++i)
+    self_contacts_[i]->AppendForces(last_update_dt_, index_, self[i].body1, self[i].body2, out);
+}
+
+void Robot::AfterUpdate(float h) {
+  last_update_dt_ = h;
+  // In each position iteration Jolt corrects its contacts after the constraints, so a contact
+  // that reaches into a tree (HumanoidStandup's hands start 10-16 mm inside its hips) leaves
+  // the anchors the articulation closed apart by its push (2-5 mm on the reset step). Placed once
+  // more, the tree's state is on its joints whatever touched it.
+  for (TreeConstraint* tree : touched_trees_) tree->PlaceAgainIfMoved(h);
+  for (PlanarArticulationConstraint* tree : mujoco_euler_trees_) tree->EndUpdate();
+  TrackAngles();
+}
+
+void Robot::ApplyJointEffort(const CompiledJoint& joint, float effort) {
+  JPH::Body& child = *bodies_[joint.body];
+  JPH::Body* parent = joint.parent >= 0 ? bodies_[joint.parent] : nullptr;
+  if (joint.type == JointType::Hinge) {
+    const JPH::Vec3 axis = joint.gimbal_slot >= 0 ? GimbalRateRow(joint) : child.GetRotation() * joint.axis_local;
+    const JPH::Vec3 torque = effort * axis;
+    child.AddTorque(torque);
+    if (parent) parent->AddTorque(-torque);
+  } else {
+    const CompiledBody& cb = model_->bodies()[joint.body];
+    const JPH::Vec3 force = effort * (ParentRotation(joint.body) * (cb.rel_rot0 * joint.axis_local));
+    // A planar root's slide must not turn its hinge: push at the hinge's anchor.
+    const JPH::Vec3 point = cb.attachment == Attachment::Planar ? model_->joints()[cb.joints.back()].anchor_local
+                                                                : joint.anchor_local;
+    const JPH::RVec3 at = child.GetWorldTransform() * point;
+    child.AddForce(force, at);
+    if (parent) parent->AddForce(-force, at);
+  }
+}
+
+void Robot::AddJointEffort(int joint, float effort) {
+  const JointAxisConstraint* row = axis_rows_[size_t(joint)].GetPtr();
+  if (row && row->takes_joint_forces())
+    row_effort_[size_t(joint)] += effort;  // delivered by the drive row (BeginAxisRows)
+  else
+    ApplyJointEffort(model_->joints()[size_t(joint)], effort);
+}
+
+void Robot::ApplyActuation() {
+  const CompiledModel& m = *model_;
+  std::fill(qfrc_actuator_.begin(), qfrc_actuator_.end(), 0.0f);
+  for (size_t i = 0; i < m.actuators().size(); ++i) {
+    const CompiledActuator& a = m.actuators()[i];
+    float u = ctrl_[i];
+    if (a.ctrllimited) u = std::clamp(u, a.ctrl_lo, a.ctrl_hi);
+    float force = a.gain * u;
+    if (a.forcelimited) force = std::clamp(force, a.force_lo, a.force_hi);
+    const float generalized = a.gear * force;
+    const CompiledJoint& joint = m.joints()[a.joint];
+    qfrc_actuator_[joint.dofadr] += generalized;
+    AddJointEffort(a.joint, generalized);
+  }
+}
+
+void Robot::ApplyJointSprings() {
+  const auto& joints = model_->joints();
+  for (size_t j = 0; j < joints.size(); ++j) {
+    const CompiledJoint& joint = joints[j];
+    if (joint.stiffness != 0.0f) AddJointEffort(int(j), -joint.stiffness * (ScalarJointQ(int(j)) - joint.springref));
+  }
+}
+
+// MuJoCo's inertia-box fluid model: each body drags like the box with its mass and
+// principal inertia, quadratic (density) plus viscous (viscosity) terms, in the box's
+// axes. Bodies welded together drag as one box (MuJoCo uses one box per MuJoCo body).
+void Robot::ApplyFluidForces() {
+  const float rho = model_->desc().density, beta = model_->desc().viscosity;
+  constexpr float kPi = JPH::JPH_PI;
+  for (size_t i = 0; i < bodies_.size(); ++i) {
+    JPH::Body& body = *bodies_[i];
+    const CompiledBody& cb = model_->bodies()[i];
+    const JPH::Quat to_world = body.GetRotation() * cb.inertia_frame;
+    const JPH::Vec3 v = to_world.Conjugated() * body.GetLinearVelocity();
+    const JPH::Vec3 w = to_world.Conjugated() * body.GetAngularVelocity();
+    const JPH::Vec3 r = cb.fluid_box;
+    const float r_eq = (r.GetX() + r.GetY() + r.GetZ()) / 3.0f;
+    JPH::Vec3 force, torque;
+    for (int a = 0; a < 3; ++a) {
+      const float rj = r[(a + 1) % 3], rk = r[(a + 2) % 3];
+      force.SetComponent(a, -2.0f * rho * rj * rk * std::abs(v[a]) * v[a] - 6.0f * beta * kPi * r_eq * v[a]);
+      torque.SetComponent(a, -0.5f * rho * r[a] * (rj * rj * rj * rj + rk * rk * rk * rk) * std::abs(w[a]) * w[a] -
+                                 8.0f * beta * kPi * r_eq * r_eq * r_eq * w[a]);
+    }
+    body.AddForce(to_world * force);
+    body.AddTorque(to_world * torque);
+  }
+}
+
+float Robot::JointRateThisUpdate(int j) {
+  if (rate_update_[size_t(j)] != update_count_) {
+    rate_now_[size_t(j)] = JointRate(model_->joints()[size_t(j)]);
+    rate_update_[size_t(j)] = update_count_;
+  }
+  return rate_now_[size_t(j)];
+}
+
+void Robot::BeginAxisRows(float h) {
+  PredictGimbals(h);
+  const auto& joints = model_->joints();
+  for (size_t j = 0; j < joints.size(); ++j) {
+    JointAxisConstraint* row = axis_rows_[j].GetPtr();
+    if (!row) continue;
+    const CompiledJoint& joint = joints[j];
+    const float effort = row_effort_[j];
+    row_effort_[j] = 0.0f;
+    if (joint.gimbal_slot < 0) {
+      row->BeginStep(ScalarJointQ(int(j)), JointRateThisUpdate(int(j)), JPH::Vec3::sZero(), effort);
+      continue;
+    }
+    // A gimbal coordinate's rate row turns as the body moves, so its rate changes even at
+    // constant angular velocity (dq/dt = J w, d2q/dt2 = J dw/dt + dJ/dt w). Armature opposes
+    // all of d2q/dt2 (MuJoCo's M + diag(armature)); the row, with J fixed over the step,
+    // sees only J dw/dt, so the dJ/dt w part enters through the rate it starts from.
+    const JPH::Vec3 w_rel = RelativeAngularVelocity(joint);
+    const JPH::Vec3 rate_row = GimbalRateRow(joint);
+    const JPH::Vec3 next_row = joint.gimbal_sign * gimbal_next_[size_t(joint.body)].rate_rows[joint.gimbal_slot];
+    const float rate = rate_row.Dot(w_rel);
+    row->BeginStep(ScalarJointQ(int(j)), rate - (next_row - rate_row).Dot(w_rel), rate_row, effort);
+  }
+}
+
+void Robot::PredictGimbals(float h) {
+  const CompiledModel& m = *model_;
+  auto advanced = [h](const JPH::Body* body) {
+    if (!body) return JPH::Quat::sIdentity();
+    const JPH::Vec3 w = body->GetAngularVelocity();
+    const float speed = w.Length();
+    const JPH::Quat q = body->GetRotation();
+    return speed > 1.0e-9f ? (JPH::Quat::sRotation(w / speed, speed * h) * q).Normalized() : q;
+  };
+  for (size_t i = 0; i < m.bodies().size(); ++i) {
+    const CompiledBody& cb = m.bodies()[i];
+    if (cb.attachment != Attachment::Gimbal) continue;
+    const JPH::Quat parent = advanced(cb.parent >= 0 ? bodies_[size_t(cb.parent)] : nullptr);
+    gimbal_next_[i] = MeasureGimbalAxes(parent * cb.rel_rot0, cb.gimbal_basis, advanced(bodies_[i]));
+  }
+}
+
+}  // namespace joltgym
