@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import joltgym
+from joltgym.model import _ReferenceSolverSettings
 from joltgym import _native
 
 LEG = """
@@ -40,7 +41,7 @@ def solver(articulated: bool, **settings) -> joltgym.SolverSettings:
     """The settings asked for, joint by joint or in joint space (its placement in one pass)."""
     if articulated:
         settings.update(articulated_joints=True, baumgarte=1.0)
-    return joltgym.SolverSettings(**settings)
+    return _ReferenceSolverSettings(**settings)
 
 
 def leg_xml(hinges: int, gravity: float = -9.81, free_base: bool = True, limits: str = "") -> str:

@@ -3,12 +3,12 @@ keeps its state in its own model's layout, and a robot's views do not depend on 
 
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 import pytest
 
 import joltgym
+from joltgym.model import _ReferenceSolverSettings
 from joltgym import _native
 from joltgym.tasks import task_spec
 
@@ -20,7 +20,7 @@ def native_model(task: str):
     # what it carries (soft limits give under load, as MuJoCo's do), and these tests of collision
     # rules compare resting heights.
     spec = task_spec(task)
-    return joltgym.load_model(spec.xml_file, solver=dataclasses.replace(spec.solver, soft_limits=False))
+    return joltgym.load_model(spec.xml_file, solver=_ReferenceSolverSettings.of(spec.solver, soft_limits=False))
 
 
 def drop_ant_on_ant(contacts: str, steps: int = 150):
@@ -124,7 +124,7 @@ def test_only_bodies_that_may_touch_something_through_jolt_enter_the_broad_phase
         assert not any(_native.World(native_model(task).native).robots[0].colliding_bodies), task
     # With Jolt's hard contacts they are Jolt's: every body of a self-colliding robot enters.
     for task in ("Hopper", "Humanoid"):
-        hard = dataclasses.replace(task_spec(task).solver, soft_contacts=False)
+        hard = _ReferenceSolverSettings.of(task_spec(task).solver, soft_contacts=False)
         model = joltgym.load_model(task_spec(task).xml_file, solver=hard)
         assert all(_native.World(model.native).robots[0].colliding_bodies), task
     # Two Ants that may touch: every body looks for the other ant's.

@@ -5,13 +5,13 @@ autoreset modes included, and a packed env renders as if alone."""
 
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
 
 import joltgym
+from joltgym.model import _ReferenceSolverSettings
 from joltgym import _native
 from joltgym.tasks import TASKS, task_spec
 from joltgym.vector import JoltVectorEnv
@@ -73,7 +73,7 @@ def test_the_pool_packs_by_itself_where_it_can_and_keeps_every_thread_busy():
     assert JoltVectorEnv(6, task="HalfCheetah", num_threads=2).robots_per_world == 3  # two worlds, two threads
     assert JoltVectorEnv(1, task="Ant").robots_per_world == 1
     assert JoltVectorEnv(64, task="Hopper", num_threads=1).robots_per_world == 22  # 24 at most, three worlds evened
-    hard = dataclasses.replace(task_spec("Hopper").solver, soft_contacts=False)
+    hard = _ReferenceSolverSettings.of(task_spec("Hopper").solver, soft_contacts=False)
     assert JoltVectorEnv(64, task="Hopper", num_threads=1, solver=hard).robots_per_world == 1
     # Asking for more robots than envs packs them all.
     assert JoltVectorEnv(5, task="Walker2d", robots_per_world=16).robots_per_world == 5
@@ -109,7 +109,7 @@ def test_the_bare_loop_packs_into_the_worlds_it_is_given_and_names_a_bad_count()
 
 def test_robots_that_touch_through_jolt_cannot_be_packed_and_bad_values_are_named():
     # Jolt's hard contacts, floor and self-collisions alike
-    hard = dataclasses.replace(task_spec("Hopper").solver, soft_contacts=False)
+    hard = _ReferenceSolverSettings.of(task_spec("Hopper").solver, soft_contacts=False)
     with pytest.raises(ValueError, match="hopper.*touch bodies through Jolt"):
         JoltVectorEnv(4, task="Hopper", robots_per_world=2, solver=hard)
     for bad in (0, -1, 2.5, True, "8"):

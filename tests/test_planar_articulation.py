@@ -257,7 +257,7 @@ def test_mujoco_euler_takes_one_update_as_mujocos_euler_step():
     # (rad/s summed over the 9 rates; MuJoCo's own change in the step: 12.9) against 4e-6. MuJoCo
     # moves the root's joints' anchor by h times its velocity, Jolt the torso's centre of mass:
     # 5.1 mm summed over qpos, against 0.8 um with the root placed as MuJoCo's coordinates go.
-    one_update = dataclasses.replace(CHEETAH.fast_solver, substeps=1)
+    one_update = dataclasses.replace(CHEETAH.presets["fast"], substeps=1)
     implicit = one_update_off_mujocos_euler_step(one_update, 3.0)
     explicit = one_update_off_mujocos_euler_step(dataclasses.replace(one_update, mujoco_euler=True), 3.0)
     assert explicit[0] < 0.05 and explicit[0] < 0.1 * implicit[0], (explicit, implicit)
@@ -276,7 +276,7 @@ def test_mujoco_euler_meets_a_limit_as_mujocos_euler_step_does():
     # implicitly with that force held. Solved together with the implicit damping, the limit gets
     # another force: with only the velocity products explicit, one update in a policy's gait was
     # 0.39 off MuJoCo's in the air, 0.02 in MuJoCo's order (0.63 and 7e-6 here, 40 states).
-    one_update = dataclasses.replace(CHEETAH.fast_solver, substeps=1)
+    one_update = dataclasses.replace(CHEETAH.presets["fast"], substeps=1)
     together = one_update_off_mujocos_euler_step(one_update, 3.0, at_limits=True)
     mujoco_order = one_update_off_mujocos_euler_step(dataclasses.replace(one_update, mujoco_euler=True), 3.0, at_limits=True)
     assert mujoco_order[0] < 0.05 and mujoco_order[0] < 0.1 * together[0], (mujoco_order, together)
@@ -286,6 +286,6 @@ def test_several_limits_at_once_meet_mujocos_exact_complementarity():
     # MuJoCo solves its limits' complementarity exactly; releasing each limit that pulls, and never
     # taking one back once another's release makes it push again, left 5 of these 200 states
     # 0.1-1.0 rad/s off MuJoCo's step (every joint 0-0.045 rad past an end of its range, turning on).
-    solver = dataclasses.replace(CHEETAH.fast_solver, substeps=1, velocity_iterations=4, mujoco_euler=True)
+    solver = dataclasses.replace(CHEETAH.presets["fast"], substeps=1, velocity_iterations=4, mujoco_euler=True)
     worst = one_update_off_mujocos_euler_step(solver, 10.0, past_limits=0.045, count=200)[2]
     assert worst < 1e-3, worst

@@ -4,12 +4,12 @@ plane; the motion is that of full 3-D links with Jolt's hinges, and of MuJoCo.""
 
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 import pytest
 
 import joltgym
+from joltgym.model import _ReferenceSolverSettings
 from joltgym import _native
 from joltgym.tasks import task_spec
 
@@ -18,7 +18,7 @@ PLANAR = ["HalfCheetah", "Hopper", "Walker2d", "Swimmer", "Reacher", "InvertedPe
 
 def load(task: str, **solver):
     spec = task_spec(task)
-    return joltgym.load_model(spec.xml_file, solver=dataclasses.replace(spec.solver, **solver))
+    return joltgym.load_model(spec.xml_file, solver=_ReferenceSolverSettings.of(spec.solver, **solver))
 
 
 def load_3d(task: str, **solver):

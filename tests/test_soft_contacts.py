@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import joltgym
+from joltgym.model import _ReferenceSolverSettings
 
 DROP = """
 <mujoco>
@@ -107,7 +108,7 @@ def test_a_box_slides_as_far_as_mujocos(build_world, friction):
 
 
 def test_hard_contacts_stay_an_option(build_world):
-    hard = joltgym.SolverSettings(soft_contacts=False)
+    hard = _ReferenceSolverSettings(soft_contacts=False)
     fmt = CASES["half-cheetah floor"]
     ours, theirs = drop(build_world, 250, solver=hard, **fmt)
     _, _, mj_rest = landing(theirs[:, 2], 0.1)
@@ -141,7 +142,7 @@ def test_a_resting_half_cheetah_stands_as_high_as_mujocos():
     theirs = zero_action_torso_height(gym.make("HalfCheetah-v5", reset_noise_scale=0.0), 300)
     ours = zero_action_torso_height(gym.make("joltgym/HalfCheetah-v0", reset_noise_scale=0.0), 300)
     hard = gym.make("joltgym/HalfCheetah-v0", reset_noise_scale=0.0,
-                    solver=joltgym.SolverSettings(substeps=3, velocity_iterations=8, baumgarte=1.0, soft_contacts=False))
+                    solver=_ReferenceSolverSettings(substeps=3, velocity_iterations=8, baumgarte=1.0, soft_contacts=False))
     assert ours == pytest.approx(theirs, abs=0.005)
     # One sub-step and two joint-space iterations: the contacts still carry the whole tree.
     fast = zero_action_torso_height(gym.make("joltgym/HalfCheetah-v0", reset_noise_scale=0.0, solver="fast"), 300)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import joltgym
+from joltgym.model import _ReferenceSolverSettings
 
 ARM = """
 <mujoco>
@@ -69,7 +70,7 @@ def test_a_loaded_joint_rests_in_its_limit_as_deep_as_mujocos(build_world):
 
 
 def test_hard_limits_stay_an_option(build_world):
-    hard = joltgym.SolverSettings(soft_limits=False)
+    hard = _ReferenceSolverSettings(soft_limits=False)
     ours, _ = trajectories(build_world, ARM.format(gravity=0, joint=""), 0.3, 4.0, 250, solver=hard)
     assert ours.max() - UPPER < 1e-3, "a hard limit stops the joint at its range (float32 angles)"
 

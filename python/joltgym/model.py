@@ -38,39 +38,26 @@ _JOINT_TYPES = {
 
 @dataclass(frozen=True)
 class SolverSettings:
-    """How a model is mapped onto Jolt's solver (see SolverDesc in src/model)."""
+    """How a model is mapped onto Jolt's solver (SolverDesc in src/model/model_desc.h).
 
-    substeps: int = 1
+    Each task ships its own settings, chosen by measurement (``docs/solver.md``); these fields are
+    what a ``solver=`` argument may change.
+    """
+
+    substeps: int = 1  # Jolt updates per MuJoCo timestep
     velocity_iterations: int = 10
     position_iterations: int = 2
     penetration_slop: float = 0.005
     speculative_distance: float = 0.01
     baumgarte: float = 0.2
-    # Joint limits as MuJoCo's soft constraints (jnt_solref/jnt_solimp/margin); False: hard limits
-    # that stop a joint exactly at its range.
-    soft_limits: bool = True
-    # Contacts with planes, and an articulated tree's sphere/capsule contacts with itself, as MuJoCo's
-    # soft constraints (geom_solref/geom_solimp/margin, mixed per pair as MuJoCo mixes them); False:
-    # Jolt's hard contacts.
-    soft_contacts: bool = True
-    # A planar model (every hinge about one world axis, every slide across it) with every link
-    # restricted to its plane and each hinge a point constraint; False: full 3-D links and Jolt hinges.
-    planar_links: bool = True
-    # Armature, damping and limit rows solved after the joints (closer to MuJoCo's motion); False:
-    # before them, which holds joint anchors tighter.
-    joint_rows_last: bool = True
-    # Every joint row of a robot solved exactly at each iteration, over the robot's tree
-    # (articulation_constraint.h). Robots with a free or world-hinged root and 3-D hinges, one per
-    # body or two or three about one anchor (Ant, Humanoid), or planar links (HalfCheetah); other
-    # models raise UnsupportedFeatureError.
+    # Every joint row of a robot solved exactly at each iteration in its tree's joint space, because
+    # joint-by-joint iterations converge slowly where armature dwarfs the links. Needs a free or
+    # world-hinged root with hinges below it (one per body, or two or three about one anchor) or
+    # planar links; other models raise UnsupportedFeatureError naming the body.
     articulated_joints: bool = False
-    # A planar articulated robot stepped as MuJoCo's Euler integrator steps it: velocity-product
-    # (Coriolis and centripetal) forces explicit at each update's start, in MuJoCo's joint
-    # coordinates; limit and contact forces solved with the joint damping explicit, then the
-    # damping implicit with those forces held. With one sub-step, MuJoCo's own step. False: the
-    # velocity products carried by projecting the tree's momentum onto its new pose, the damping
-    # implicit in the constraint solve. Needs articulated_joints and planar links; other models
-    # raise UnsupportedFeatureError.
+    # A planar articulated robot stepped as MuJoCo's Euler integrator steps it (velocity products
+    # explicit, damping implicit after the constraint forces), so that with one sub-step it takes
+    # MuJoCo's own step. Needs articulated_joints on a planar model.
     mujoco_euler: bool = False
 
     def to_native(self) -> _native.SolverDesc:
@@ -80,6 +67,23 @@ class SolverSettings:
         for name in self.__dataclass_fields__:
             setattr(desc, name, getattr(self, name))
         return desc
+
+
+@dataclass(frozen=True)
+class _ReferenceSolverSettings(SolverSettings):
+    """Internal: settings with one of MuJoCo's soft models, or another choice every task makes,
+    switched, so that tests and benchmarks can show what each buys. No task uses them."""
+
+    soft_limits: bool = True  # False: hard limits that stop a joint exactly at its range
+    soft_contacts: bool = True  # False: Jolt's hard contacts for planes and a tree's self-contacts
+    planar_links: bool = True  # False: a planar model keeps full 3-D links and Jolt hinges
+    joint_rows_last: bool = True  # False: joint-by-joint armature, damping and limit rows before the joints
+
+    @classmethod
+    def of(cls, base: SolverSettings, **switches: bool) -> _ReferenceSolverSettings:
+        """``base`` with the given switches (and any other field) replaced."""
+        fields = {name: getattr(base, name) for name in base.__dataclass_fields__}
+        return cls(**{**fields, **switches})
 
 
 @dataclass

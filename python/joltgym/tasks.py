@@ -1,57 +1,64 @@
-"""Every task, declared once: model file, measured solver settings, env class and limits.
+"""Every task, declared once: model file, solver settings, env class and limits.
 
 The task's parameters, observation layout and info keys live in its native task
 (``src/tasks``); the single-agent envs, the vector env and the Gymnasium registration all
-read this table. Solver settings are chosen per task by measurement
-(``benchmarks/measure_solver.py``); the measurements are in ``benchmarks/solver_measurements.md``.
+read this table. Each task's solver settings were chosen by measurement; ``docs/solver.md``
+lists them and the presets with their accuracy and cost.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
 from joltgym import _native
-from joltgym.model import JoltModel, SolverSettings
+from joltgym.errors import UnsupportedFeatureError
+from joltgym.model import JoltModel, SolverSettings, load_model
+
+DEFAULT_TASK = "HalfCheetah"  # JoltVectorEnv's task when neither task= nor a shipped model names one
+
+# Names a solver= argument no longer takes, with why.
+_RETIRED_PRESETS = {
+    "mujoco": "every task's default carries policies over to MuJoCo v5 (HalfCheetah's is v5's own Euler step)",
+    "fast": "only tasks whose default is not already their fastest measured setting have it",
+}
 
 
 @dataclass(frozen=True)
 class TaskSpec:
     name: str  # also the native task's name
     xml_file: str
-    solver: SolverSettings
+    solver: SolverSettings  # the task's default
     env_entry_point: str
     max_episode_steps: int
     reward_threshold: float | None = None
     # Gymnasium v5's DEFAULT_CAMERA_CONFIG of the task (joltgym.rendering: tracks body 1 unless trackbodyid says not)
     camera: dict[str, Any] = field(default_factory=dict)
-    # solver="fast": fewer sub-steps for users who trade accuracy for speed, with its measured cost
-    # and accuracy beside it; None where the default already is the fast setting.
-    fast_solver: SolverSettings | None = None
-    # solver="mujoco": MuJoCo v5's own step where it is far from converged (HalfCheetah's Euler
-    # step at 0.01 s, which is also its default); None elsewhere.
-    mujoco_solver: SolverSettings | None = None
+    # Named alternatives to the default (solver="fast"), only where they differ from it.
+    presets: dict[str, SolverSettings] = field(default_factory=dict)
+
+    @property
+    def solver_names(self) -> list[str]:
+        """What a ``solver=`` string may be for this task."""
+        return ["default", *self.presets]
 
     def resolve_solver(self, solver: SolverSettings | str | None) -> SolverSettings:
-        """The settings a ``solver=`` argument means: SolverSettings as given, None or "default" the
-        task's measured settings, "fast" its fast preset (the default where it has none), "mujoco"
-        its preset stepping as MuJoCo v5 does (only where it has one)."""
+        """The settings a ``solver=`` argument means: a SolverSettings as given, None or "default"
+        the task's own, or the name of one of its presets."""
         if solver is None or isinstance(solver, SolverSettings):
             return solver or self.solver
+        valid = ", ".join(repr(name) for name in self.solver_names)
         if isinstance(solver, str):
             if solver == "default":
                 return self.solver
-            if solver == "fast":
-                return self.fast_solver or self.solver
-            if solver == "mujoco":
-                if self.mujoco_solver is None:
-                    have = ", ".join(s.name for s in TASKS.values() if s.mujoco_solver is not None)
-                    raise ValueError(f"solver='mujoco' for {self.name}: no such preset (tasks with one: {have}; "
-                                     "the others' default steps already carry policies over to MuJoCo v5)")
-                return self.mujoco_solver
-            raise ValueError(f"solver={solver!r} for {self.name}: expected a SolverSettings, 'default', 'fast' or "
-                             "'mujoco'")
-        raise TypeError(f"solver for {self.name} must be a SolverSettings, 'default', 'fast' or 'mujoco', "
+            if solver in self.presets:
+                return self.presets[solver]
+            why = f" ({solver!r} was retired: {_RETIRED_PRESETS[solver]})" if solver in _RETIRED_PRESETS else ""
+            raise ValueError(f"solver={solver!r} for {self.name}: no such preset; valid: {valid} or a "
+                             f"joltgym.SolverSettings{why}")
+        raise TypeError(f"solver for {self.name} must be a joltgym.SolverSettings or one of {valid}, "
                         f"got {type(solver).__name__}")
 
     @property
@@ -72,9 +79,48 @@ class TaskSpec:
         """The native task for ``model`` with the task's keyword arguments over its defaults."""
         return self.native.create(model.native, **kwargs)
 
+    def load(self, xml_file: str | os.PathLike | None, solver: SolverSettings | str | None,
+             task_kwargs: dict[str, Any], advice: Callable[[str | None], str]) -> tuple[JoltModel, _native.Task]:
+        """The model (the task's own unless ``xml_file`` names another) and the task on it.
 
-_HALF_CHEETAH_V5_STEP = SolverSettings(substeps=1, velocity_iterations=4, position_iterations=1, baumgarte=1.0,
-                                       articulated_joints=True, mujoco_euler=True)
+        A model the task cannot take (its solver or its task refuses the model itself, whatever the
+        keyword arguments) raises the same error again, naming the model and the task, then
+        ``advice(owner)``: how to ask for ``owner``, the task that ships a model of that file name
+        (None where none does).
+        """
+        path = xml_file or self.xml_file
+        try:
+            model = load_model(path, solver=self.resolve_solver(solver))
+        except UnsupportedFeatureError as exc:
+            if xml_file is None or not str(exc).startswith("solver "):
+                raise
+            raise self._misfit(exc, path, advice) from exc
+        try:
+            return model, self.make_task(model, **task_kwargs)
+        except ValueError as exc:
+            # An error in a keyword argument stays as it is: the model's own shows without them.
+            if xml_file is None or (task_kwargs and self._takes(model)):
+                raise
+            raise self._misfit(exc, path, advice) from exc
+
+    def _takes(self, model: JoltModel) -> bool:
+        try:
+            self.make_task(model)
+        except ValueError:
+            return False
+        return True
+
+    def _misfit(self, exc: Exception, path: str | os.PathLike, advice: Callable[[str | None], str]) -> Exception:
+        owner = task_for_model(path, default=None)
+        return type(exc)(f"model {str(path)!r} does not fit task {self.name!r}: {exc}; "
+                         f"{advice(owner.name if owner is not None and owner is not self else None)}")
+
+
+def _articulated(substeps: int, velocity_iterations: int, **kwargs: Any) -> SolverSettings:
+    """A robot's joints (and a planar tree's floor contacts) solved in its tree's joint space."""
+    return SolverSettings(substeps=substeps, velocity_iterations=velocity_iterations, position_iterations=1,
+                          baumgarte=1.0, articulated_joints=True, **kwargs)
+
 
 TASKS: dict[str, TaskSpec] = {
     spec.name: spec
@@ -82,27 +128,10 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="HalfCheetah",
             xml_file="half_cheetah.xml",
-            # MuJoCo v5's Euler step itself (mujoco_euler): one update per 0.01 s, planar links, joints and
-            # foot contacts solved in joint space, velocity products explicit, limit and contact forces
-            # found before the damping is taken implicitly, the root moved as MuJoCo's coordinates move.
-            # v5's step is far from converged at 0.01 s, and a task on a closer step is another task:
-            # policies trained on 2 sub-steps x 1 iteration (step_fidelity 3.01 against the converged
-            # step, v5's own 6.49) kept only 0.26-0.37 of their return on v5, where policies trained on
-            # this step keep 0.85-1.01 and MuJoCo's keep 0.92-1.08 on it, and PPO learns it as MuJoCo's
-            # (0.94x its mean return over 5 seeds; README, "Policy transfer").
-            # One env step from the v5 states of a MuJoCo-trained policy lands 0.168 (summed |qvel|)
-            # from v5's own at 4 iterations (0.031 at 10: the rest is the contacts' convergence),
-            # against 3.84 for 2 sub-steps x 1 (benchmarks/step_fidelity.py --frames 1 --policy
-            # examples/results/transfer/HalfCheetah_mujoco_1.pt, "joltgym against MuJoCo v5"), for
-            # 0.237 M instructions per env step against 0.271 M (benchmarks/profile_step.py). Each further
-            # iteration costs ~22 k: at 4 the open-loop gait of compare_with_mujoco.py runs 21.8 m against
-            # v5's 25.4 m, at 8 (0.32 M) 25.5 m; the transfer runs were made at 4.
-            solver=_HALF_CHEETAH_V5_STEP,
-            # One sub-step, implicit velocity products: 0.143 M instructions per step, joints closed,
-            # step_fidelity 7.21 against the converged step (solver_measurements.md).
-            fast_solver=SolverSettings(substeps=1, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
-                                       articulated_joints=True),
-            mujoco_solver=_HALF_CHEETAH_V5_STEP,
+            # MuJoCo v5's own Euler step: v5's step is far from converged at 0.01 s, and policies
+            # carry over between the engines only on the same step.
+            solver=_articulated(1, 4, mujoco_euler=True),
+            presets={"fast": _articulated(1, 2)},
             env_entry_point="joltgym.envs.half_cheetah:HalfCheetahEnv",
             max_episode_steps=1000,
             reward_threshold=4800.0,
@@ -111,13 +140,8 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="Hopper",
             xml_file="hopper.xml",
-            # dt 0.002 is small enough for one update. Joints and foot contacts solved in joint space,
-            # the tree placed on its hinges (articulated_joints): step_fidelity 0.093 on the states a
-            # MuJoCo policy visits against 0.46 for joint-by-joint rows at 1 x 6 (v5's own 0.024),
-            # joints closed, for 0.120 M instructions per step instead of 0.135 M (one iteration:
-            # 0.095; solver_measurements.md).
-            solver=SolverSettings(substeps=1, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
-                                  articulated_joints=True),
+            # dt 0.002 is small enough for one update.
+            solver=_articulated(1, 2),
             env_entry_point="joltgym.envs.hopper:HopperEnv",
             max_episode_steps=1000,
             reward_threshold=3800.0,
@@ -126,15 +150,8 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="Walker2d",
             xml_file="walker2d.xml",
-            # Two updates per step: Walker2d-v5 integrates with RK4 (with joint-by-joint rows a
-            # MuJoCo-trained policy kept 0.47 of its return at 1 x 6 iterations, 0.91 at 2 x 3). Joints
-            # and foot contacts solved in joint space, the tree placed on its hinges
-            # (articulated_joints): step_fidelity 0.46 on the states a MuJoCo policy visits against
-            # 0.68 for joint-by-joint rows at 2 x 3 (v5's own 0.21), joints closed, for 0.241 M
-            # instructions per step against 0.244 M (one iteration: 0.58; one sub-step: 0.90;
-            # solver_measurements.md).
-            solver=SolverSettings(substeps=2, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
-                                  articulated_joints=True),
+            # Two updates per step stand in for v5's RK4 integrator.
+            solver=_articulated(2, 2),
             env_entry_point="joltgym.envs.hopper:Walker2dEnv",
             max_episode_steps=1000,
             camera={"trackbodyid": 2, "distance": 4.0, "lookat": (0.0, 0.0, 1.15), "elevation": -20.0},
@@ -142,7 +159,8 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="InvertedPendulum",
             xml_file="inverted_pendulum.xml",
-            # Two updates per step: 0.3 mm, and half the integration error of the fast pole.
+            # Joint by joint (a cart on a slide is no tree the joint-space solve takes); two updates
+            # per step hold the hinge and halve the fast pole's integration error.
             solver=SolverSettings(substeps=2, velocity_iterations=8, position_iterations=2, baumgarte=0.5),
             env_entry_point="joltgym.envs.inverted_pendulum:InvertedPendulumEnv",
             max_episode_steps=1000,
@@ -152,7 +170,7 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="InvertedDoublePendulum",
             xml_file="inverted_double_pendulum.xml",
-            # One update leaves 2.6 mm, two hold 0.8 mm.
+            # As InvertedPendulum: one update a step leaves the hinges visibly apart.
             solver=SolverSettings(substeps=2, velocity_iterations=8, position_iterations=2, baumgarte=0.5),
             env_entry_point="joltgym.envs.inverted_pendulum:InvertedDoublePendulumEnv",
             max_episode_steps=1000,
@@ -162,15 +180,9 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="Ant",
             xml_file="ant.xml",
-            # Heavy armature (190-1000x its links' inertia) that joint-by-joint iterations never
-            # converged (4 sub-steps x 20: step_fidelity 3.21, v5's own 0.62; a resting Ant stood
-            # 15 cm above MuJoCo's). Joints and floor contacts solved in joint space, the tree placed
-            # on its hinges at each update (articulated_joints): 2 sub-steps x 2 iterations give
-            # step_fidelity 0.82 on the states a MuJoCo policy visits (contacts as Jolt rows at 2 x 8:
-            # 1.62 on another policy's), joints closed (0.0 mm), for 0.50 M instructions per step
-            # (1.02 M at 2 x 8; one iteration: 0.91). solver_measurements.md.
-            solver=SolverSettings(substeps=2, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
-                                  joint_rows_last=False, articulated_joints=True),
+            # Armature hundreds of times its links' inertia, which only the joint-space solve
+            # converges; two updates for the contacts of four feet.
+            solver=_articulated(2, 2),
             env_entry_point="joltgym.envs.ant:AntEnv",
             max_episode_steps=1000,
             reward_threshold=6000.0,
@@ -179,13 +191,9 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="Humanoid",
             xml_file="humanoid.xml",
-            # Solved in joint space, the gimbals' coordinates as rates (articulated_joints): one
-            # update of 2 iterations, joints closed (0.0 mm), step_fidelity 4.67 against 4.37 for
-            # 1 x 20 x 2 joint by joint (3.54 against 3.69 over one frame), 0.58 M instructions
-            # per step instead of 0.89 M. Its remaining error is the time step (4 sub-steps: 2.36;
-            # Humanoid-v5 integrates with RK4).
-            solver=SolverSettings(substeps=1, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
-                                  articulated_joints=True),
+            # The gimbals' coordinates as rates of the joint-space solve; the rest of its error is
+            # the time step (v5 integrates with RK4), not the iterations.
+            solver=_articulated(1, 2),
             env_entry_point="joltgym.envs.humanoid:HumanoidEnv",
             max_episode_steps=1000,
             camera={"trackbodyid": 1, "distance": 4.0, "lookat": (0.0, 0.0, 2.0), "elevation": -20.0},
@@ -193,15 +201,9 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="HumanoidStandup",
             xml_file="humanoidstandup.xml",
-            # Humanoid's joint-space solve at two updates (lying on the floor, one update is 1.7x
-            # further from MuJoCo): step_fidelity 2.64 against 2.77 for 2 x 20 x 2 joint by joint,
-            # joints closed, 1.51 M instructions per step instead of 2.01 M.
-            solver=SolverSettings(substeps=2, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
-                                  articulated_joints=True),
-            # One update: 0.77 M instructions per step (2.6x fewer than joint by joint), joints
-            # closed, but step_fidelity 4.54.
-            fast_solver=SolverSettings(substeps=1, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
-                                       articulated_joints=True),
+            # Lying on the floor, one update a step is much further from MuJoCo than two.
+            solver=_articulated(2, 2),
+            presets={"fast": _articulated(1, 2)},
             env_entry_point="joltgym.envs.humanoid:HumanoidStandupEnv",
             max_episode_steps=1000,
             camera={"trackbodyid": 1, "distance": 4.0, "lookat": (0.0, 0.0, 0.8925), "elevation": -20.0},
@@ -209,13 +211,9 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="Reacher",
             xml_file="reacher.xml",
-            # Armature 7800x the links, which joint-by-joint iterations needed 4 sub-steps x 30 for;
-            # nothing collides, so one iteration of the joint-space solve (articulated_joints) is
-            # exact, and the tree is placed on its hinges at each update: 2 sub-steps x 1 keep the
-            # joints closed and follow MuJoCo closer than 4 x 30 did (step_fidelity 0.016 against
-            # 0.026) for 3.6x fewer instructions.
-            solver=SolverSettings(substeps=2, velocity_iterations=1, position_iterations=1, baumgarte=1.0,
-                                  articulated_joints=True),
+            # Nothing collides, so one iteration of the joint-space solve is exact; two updates
+            # follow MuJoCo's arm.
+            solver=_articulated(2, 1),
             env_entry_point="joltgym.envs.reacher:ReacherEnv",
             max_episode_steps=50,
             reward_threshold=-3.75,
@@ -224,13 +222,8 @@ TASKS: dict[str, TaskSpec] = {
         TaskSpec(
             name="Swimmer",
             xml_file="swimmer.xml",
-            # Swimmer-v5 integrates with RK4. Joints solved in joint space, the tree placed on its hinges
-            # (articulated_joints): one iteration is exact (no contacts), so the sub-steps buy what RK4
-            # does: step_fidelity (random actions) 0.047 at 2 sub-steps against 0.113 for joint-by-joint
-            # rows at 1 x 12 (v5's own 0.004; 4 sub-steps: 0.022), joints closed, 0.108 M instructions
-            # per step against 0.088 M (solver_measurements.md).
-            solver=SolverSettings(substeps=2, velocity_iterations=1, position_iterations=1, baumgarte=1.0,
-                                  articulated_joints=True),
+            # No contacts: one iteration is exact, and two updates stand in for v5's RK4.
+            solver=_articulated(2, 1),
             env_entry_point="joltgym.envs.swimmer:SwimmerEnv",
             max_episode_steps=1000,
             reward_threshold=360.0,
@@ -238,6 +231,15 @@ TASKS: dict[str, TaskSpec] = {
         ),
     )
 }
+
+
+def task_for_model(path: str | os.PathLike | None, default: str | None = DEFAULT_TASK) -> TaskSpec | None:
+    """The task that ships a model of this file name (``humanoid.xml``: Humanoid), else ``default``'s."""
+    if path is not None:
+        for spec in TASKS.values():
+            if spec.xml_file == Path(path).name:
+                return spec
+    return None if default is None else TASKS[default]
 
 
 def task_spec(name: str) -> TaskSpec:

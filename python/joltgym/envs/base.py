@@ -2,13 +2,13 @@
 
 Physics, observation, reward, termination, reset noise, the observation layout and the
 info keys live in the native task; this class only adapts it to Gymnasium's API (spaces,
-seeding, info dicts). Each task's env class gives it Gymnasium v5's signature and passes
-its arguments on by name, so a task's keyword arguments and defaults are declared by its
-native Params struct and by that signature alone (tests keep the two equal).
+seeding, info dicts). Each task's env class is made by ``task_env``, which gives it Gymnasium
+v5's signature from the native task's keyword arguments and defaults, their one source.
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import gymnasium as gym
@@ -18,17 +18,56 @@ from gymnasium.utils import EzPickle
 
 from joltgym import _native
 from joltgym.divergence import DIVERGED_KEY, warn_diverged
-from joltgym.model import JoltModel, SolverSettings, load_model
+from joltgym.model import JoltModel, SolverSettings
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings, camera_settings
 from joltgym.seeding import EpisodeSeeds
 from joltgym.tasks import task_spec
 
+_POSITIONAL = inspect.Parameter.POSITIONAL_OR_KEYWORD
 
 
-def call_arguments(frame_locals: dict[str, Any]) -> dict[str, Any]:
-    """An env constructor's arguments by name, from ``locals()`` at its first line (``**kwargs`` merged in)."""
-    arguments = {name: value for name, value in frame_locals.items() if name not in ("self", "__class__", "kwargs")}
-    return {**arguments, **frame_locals.get("kwargs", {})}
+def _annotation(default: Any) -> str:
+    if isinstance(default, tuple):
+        return f"tuple[{', '.join(type(v).__name__ for v in default)}]"
+    return type(default).__name__
+
+
+def env_signature(task_name: str) -> inspect.Signature:
+    """Gymnasium v5's signature of a task's env: ``xml_file``, ``frame_skip``,
+    ``default_camera_config``, the native task's other keyword arguments with their defaults in
+    declaration order, then ``solver``, ``render_mode`` and ``**kwargs`` (the rendering keywords)."""
+    spec = task_spec(task_name)
+    native = spec.native.defaults
+    task_parameters = [inspect.Parameter(name, _POSITIONAL, default=value, annotation=_annotation(value))
+                       for name, value in native.items() if name != "frame_skip"]
+    return inspect.Signature([
+        inspect.Parameter("self", _POSITIONAL),
+        inspect.Parameter("xml_file", _POSITIONAL, default=spec.xml_file, annotation="str"),
+        inspect.Parameter("frame_skip", _POSITIONAL, default=native["frame_skip"], annotation="int"),
+        inspect.Parameter("default_camera_config", _POSITIONAL, default=None, annotation="dict | None"),
+        *task_parameters,
+        inspect.Parameter("solver", _POSITIONAL, default=None, annotation="SolverSettings | str | None"),
+        inspect.Parameter("render_mode", _POSITIONAL, default=None, annotation="str | None"),
+        inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD, annotation="Any"),
+    ])
+
+
+def task_env(task_name: str, module: str, doc: str) -> type[JoltEnv]:
+    """The env class of a task, ``<Name>Env`` in ``module``, with v5's signature (``env_signature``)."""
+    signature = env_signature(task_name)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        del arguments["self"]
+        rendering = arguments.pop("kwargs")
+        JoltEnv.__init__(self, task_name, **arguments, **rendering)
+
+    __init__.__signature__ = signature
+    name = f"{task_name}Env"
+    __init__.__qualname__ = f"{name}.__init__"
+    return type(name, (JoltEnv,), {"__init__": __init__, "__doc__": inspect.cleandoc(doc), "__module__": module})
 
 
 def vector_env_factory(task_name: str):
@@ -42,6 +81,12 @@ def vector_env_factory(task_name: str):
     make.__name__ = make.__qualname__ = f"{task_name}VectorEnv"
     make.__doc__ = f"``JoltVectorEnv(num_envs, task={task_name!r}, **kwargs)``: {task_name}'s native vector env."
     return make
+
+
+def _use_the_tasks_own_id(owner: str | None) -> str:
+    if owner is not None:
+        return f"it is joltgym/{owner}-v0's model: make that id"
+    return "make the id of the task it is a model of"
 
 
 class JoltEnv(gym.Env, EzPickle):
@@ -83,8 +128,8 @@ class JoltEnv(gym.Env, EzPickle):
         )
         spec = task_spec(task_name)
         self.render_mode = render_mode
-        self.model: JoltModel = load_model(xml_file or spec.xml_file, solver=spec.resolve_solver(solver))
-        self.task = spec.make_task(self.model, **task_kwargs)
+        self.model: JoltModel
+        self.model, self.task = spec.load(xml_file, solver, task_kwargs, _use_the_tasks_own_id)
         self._core = _native.TaskCore(self.model.native, self.task)
         self._episode_seeds = EpisodeSeeds()
         self.frame_skip = self.task.frame_skip

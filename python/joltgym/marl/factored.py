@@ -16,9 +16,15 @@ import numpy as np
 from joltgym import _native
 from joltgym.marl import factorisation as fz
 from joltgym.marl.parallel_env import JoltParallelEnv
-from joltgym.model import SolverSettings, load_model
+from joltgym.model import SolverSettings
 from joltgym.rendering import DEFAULT_SIZE, camera_settings
 from joltgym.tasks import task_spec
+
+
+def _name_the_scenario(owner: str | None) -> str:
+    if owner in fz.ROBOTS:
+        return f"it is {owner}'s model: pass scenario={owner!r}"
+    return f"pass the scenario it is a model of ({', '.join(fz.ROBOTS)})"
 
 
 class FactoredEnv(JoltParallelEnv):
@@ -72,13 +78,12 @@ class FactoredEnv(JoltParallelEnv):
         if isinstance(agent_obsk, bool) or not isinstance(agent_obsk, (int, np.integer)) or agent_obsk < 0:
             raise ValueError(f"agent_obsk must be an int >= 0, got {agent_obsk!r}")
         spec = task_spec(scenario)
-        self.model = load_model(xml_file or spec.xml_file, solver=spec.resolve_solver(solver))
+        self.model, self.single_agent_task = spec.load(xml_file, solver, task_kwargs, _name_the_scenario)
         if (self.model.nq, self.model.nv) != (robot.nq, robot.nv):
             raise ValueError(
                 f"{scenario}'s agent graph is for nq={robot.nq}, nv={robot.nv}; the model has "
                 f"nq={self.model.nq}, nv={self.model.nv}"
             )
-        self.single_agent_task = spec.make_task(self.model, **task_kwargs)
         self.scenario, self.agent_conf, self.agent_obsk = scenario, agent_conf, int(agent_obsk)
         self.local_categories = local_categories or robot.default_local_categories(self.agent_obsk)
         self.global_categories = tuple(global_categories or fz.GLOBAL_CATEGORIES)

@@ -20,9 +20,9 @@ from gymnasium.vector.utils import batch_space
 
 from joltgym import _native
 from joltgym.divergence import DIVERGED_KEY, warn_diverged
-from joltgym.model import SolverSettings, load_model
+from joltgym.model import SolverSettings
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, RenderSettings, VectorRenderer, camera_settings
-from joltgym.tasks import task_spec
+from joltgym.tasks import TASKS, task_for_model, task_spec
 
 _NATIVE_MODES = {
     AutoresetMode.NEXT_STEP: _native.AutoresetMode.NEXT_STEP,
@@ -31,13 +31,21 @@ _NATIVE_MODES = {
 }
 
 
+def _name_the_task(owner: str | None) -> str:
+    if owner is not None:
+        return f"it is task {owner!r}'s model: pass task={owner!r}"
+    return f"pass task= with the task it is a model of ({', '.join(TASKS)})"
+
+
 class JoltVectorEnv(VectorEnv):
     """``num_envs`` copies of a joltgym task in one native pool.
 
     Args:
         num_envs: number of environments (>= 1).
         model_path: MJCF file (defaults to the task's own asset); ``xml_file`` is an alias.
-        task: task name, e.g. ``"HalfCheetah"``.
+        task: task name, e.g. ``"Humanoid"``. ``None``: the task that ships ``model_path`` (by its
+            file name: ``humanoid.xml`` is Humanoid's), else HalfCheetah. A model the task cannot
+            take raises an error naming the model, the task and this keyword.
         max_episode_steps: truncation length (``None``: the task's default; 0: never).
         autoreset_mode: Gymnasium autoreset mode (NEXT_STEP default, SAME_STEP, DISABLED).
         num_threads: worker threads (default ``min(hardware threads, 16)``); results do not
@@ -49,8 +57,8 @@ class JoltVectorEnv(VectorEnv):
             and a multiple of the threads in worlds; 1 for the rest. Results do not depend on it;
             the property of that name reports the largest world's.
         copy: return copies of the observation buffer (default) rather than the buffer itself.
-        solver: Jolt solver settings, or "default" (the task's measured settings, also None) or "fast"
-            (the task's faster, less accurate preset; TaskSpec.fast_solver).
+        solver: a ``joltgym.SolverSettings``, ``None`` or "default" (the task's own), or the name of
+            one of the task's presets (``TaskSpec.presets``, e.g. HalfCheetah's "fast").
         render_mode, width, height, camera_id, camera_name, default_camera_config: as the
             single env takes them; ``render()`` returns one frame per env (a tuple, as
             Gymnasium's vector envs do), or with ``render_mosaic=True`` one image of them all
@@ -63,7 +71,7 @@ class JoltVectorEnv(VectorEnv):
         num_envs: int,
         model_path: str | None = None,
         *,
-        task: str = "HalfCheetah",
+        task: str | None = None,
         max_episode_steps: int | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         num_threads: int | None = None,
@@ -95,7 +103,7 @@ class JoltVectorEnv(VectorEnv):
                  default_camera_config=default_camera_config, render_mosaic=render_mosaic,
                  render_envs=render_envs, **task_kwargs),
         )
-        spec = task_spec(task)
+        spec = task_spec(task) if task is not None else task_for_model(model_path or xml_file)
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
         if model_path is not None and xml_file is not None:
@@ -113,8 +121,8 @@ class JoltVectorEnv(VectorEnv):
         ):
             raise ValueError(f"robots_per_world must be an integer >= 1 or None, got {robots_per_world!r}")
 
-        self.model = load_model(model_path or xml_file or spec.xml_file, solver=spec.resolve_solver(solver))
-        self.task = spec.make_task(self.model, **task_kwargs)
+        self.task_name = spec.name
+        self.model, self.task = spec.load(model_path or xml_file, solver, task_kwargs, _name_the_task)
         entropy = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         self._pool = _native.WorldPool(
             self.model.native,
