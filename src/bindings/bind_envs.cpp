@@ -47,6 +47,30 @@ class TaskCore final : public SingleEnv {
   using SingleEnv::SingleEnv;
 };
 
+// <Name>Core for every registered task (HalfCheetahCore, HumanoidCore, ...): a TaskCore whose
+// constructor builds its own task from keyword arguments. Python subclasses made here, one per
+// task kind, because pybind11 binds each C++ type to one Python class.
+void BindNamedCores(py::module_& m, const py::object& task_core) {
+  const py::object make_type = py::module_::import("builtins").attr("type");
+  for (const TaskType* kind : TaskType::All()) {
+    const std::string name = kind->name() + "Core";
+    py::dict attributes;
+    attributes["__module__"] = m.attr("__name__");
+    attributes["__doc__"] = "Single " + kind->name() + " environment (C++): " + name +
+                            "(model, **kwargs) builds the task from its keyword arguments over their defaults "
+                            "(task_type.defaults) on `model` (a Model); the rest is TaskCore's.";
+    attributes["task_type"] = py::cast(kind, py::return_value_policy::reference);
+    py::object cls = make_type(name, py::make_tuple(task_core), attributes);
+    cls.attr("__init__") = py::cpp_function(
+        [kind](py::handle self, std::shared_ptr<CompiledModel> model, const py::kwargs& kwargs) {
+          std::shared_ptr<Task> task = CreateTask(*kind, *model, kwargs);
+          py::type::of<TaskCore>().attr("__init__")(self, model, task);
+        },
+        py::name("__init__"), py::is_method(cls), py::arg("model"));
+    m.attr(name.c_str()) = cls;
+  }
+}
+
 }  // namespace
 
 void BindEnvs(py::module_& m) {
@@ -134,6 +158,7 @@ void BindEnvs(py::module_& m) {
           "The task's observation of the current state (e.g. after set_state).");
   DefRender<TaskCore>(core, [](TaskCore& s, auto&& f) { s.WithWorld(f); });
   DefineWorldViews(core, [](TaskCore& s, auto&& f) { return s.WithRobot(f); });
+  BindNamedCores(m, core);
 }
 
 }  // namespace joltgym::bindings
