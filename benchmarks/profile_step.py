@@ -106,11 +106,11 @@ def function_costs(task: str, steps: int, overrides: list[str], envs: int = NUM_
         out = Path(tmp) / "callgrind.out"
         script = Path(tmp) / "loop.py"
         script.write_text(LOOP)
-        # The real interpreter, not a shim script that would exec it outside valgrind's view.
-        python = Path(sys.executable).resolve()
+        # This interpreter by the path it runs under: a venv's bin/python links to its base
+        # interpreter, and only under the link's path does it find the venv's packages.
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                         *[f"--toggle-collect={pattern}" for pattern in (collect or COLLECT)],
-                        str(python), str(script), task, str(steps), str(envs), *overrides],
+                        sys.executable, str(script), task, str(steps), str(envs), *overrides],
                        check=True, capture_output=True, text=True)
         report = subprocess.run(["callgrind_annotate", "--inclusive=no", "--threshold=100", str(out)],
                                 check=True, capture_output=True, text=True).stdout

@@ -21,6 +21,7 @@ def run(script: str, *args: str) -> str:
                           capture_output=True, text=True).stdout
 
 
+@pytest.mark.slow  # the report on one task, profiled under valgrind
 def test_report_writes_every_section_beside_the_build_before(tmp_path):
     out, data = tmp_path / "report.md", tmp_path / "report.json"
     run("report.py", "--tasks", "InvertedPendulum", "--rounds", "1", "--round-seconds", "0.02", "--anchor-steps", "50",

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 import torch
 
+pytestmark = pytest.mark.slow  # the examples train PPO
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from side_venv import side_venv
 
+pytestmark = pytest.mark.slow  # a virtual environment with the oldest Gymnasium
+
 OLDEST = "1.1.1"
 SUBSET = ["test_task_suite.py", "test_vector_env.py", "test_seeding.py", "test_bad_input.py", "test_sb3_adapter.py",
           "test_pickling.py", "test_marl_pettingzoo.py"]

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from side_venv import side_venv
 
+pytestmark = pytest.mark.slow  # RLlib in a virtual environment with Ray's pins
+
 RAY = "ray[rllib]==2.60.0"
 SCRIPT = Path(__file__).resolve().parent / "rllib" / "run_rllib.py"
 

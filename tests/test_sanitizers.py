@@ -28,6 +28,8 @@ from side_venv import cache_dir
 
 REPO = Path(__file__).resolve().parent.parent
 
+pytestmark = pytest.mark.slow  # builds and runs two instrumented copies of the module
+
 KINDS = {
     "address,undefined": dict(
         runtime=["libasan.so", "libstdc++.so"],  # libstdc++ too: else ASan cannot find the real __cxa_throw
@@ -35,7 +37,7 @@ KINDS = {
         tests=["tests"],
         ignore=["tests/test_sanitizers.py", "tests/test_rllib.py", "tests/rllib", "tests/test_oldest_gymnasium.py",
                 "tests/test_examples.py", "tests/test_resources.py", "tests/test_sb3_adapter.py",
-                "tests/test_benchmark_scripts.py"],
+                "tests/test_benchmark_scripts.py", "tests/test_main_job.py"],
         deselect=["tests/test_pickling.py::test_vector_env_unpickled_in_another_process_runs_the_same_episodes"],
     ),
     "thread": dict(

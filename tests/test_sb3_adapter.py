@@ -41,6 +41,7 @@ def test_adapter_attributes():
         venv.set_attr("foo", 1)
 
 
+@pytest.mark.slow  # a PPO training
 def test_ppo_trains_through_the_adapter():
     from stable_baselines3 import PPO
     from stable_baselines3.common.vec_env import VecMonitor
