@@ -296,7 +296,7 @@ void BindMarl(py::module_& m) {
               py::gil_scoped_release release;
               self.Step(a.data(), out);
             }
-            // Read here, not by a NumPy any() in Python: that cost ~15 µs a step, its objects cold after the physics.
+            // Read here, not by a NumPy any() in Python, whose objects are cold after the physics.
             return std::any_of(out.diverged, out.diverged + self.num_envs(), [](bool d) { return d; });
           },
           py::arg("actions"), py::arg("outputs"),

@@ -1,9 +1,9 @@
 // Environments of one task whose robots share one Jolt world and never touch: each env
 // is a robot of the world with its own random stream and scratch. One world update then
-// advances all of them, so Jolt's fixed cost per update is paid once per group (measured
-// with HalfCheetah, 64 robots: 0.80x the CPU time per robot at 8 robots per world, 0.78x
-// at 32; Ant 0.89x at 8). Each env's results do not depend on the others: every robot's
-// bodies and constraints form islands of their own, so Jolt solves them exactly as alone.
+// advances all of them, so Jolt's fixed cost per update is paid once per group and each
+// robot costs less than alone in a world. Each env's results do not depend on the others:
+// every robot's bodies and constraints form islands of their own, so Jolt solves them
+// exactly as alone.
 //
 // A group of one env is a plain one-robot world; a group of several needs robots that
 // touch nothing through Jolt (CanShareWorld), so that each can be reset alone.

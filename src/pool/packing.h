@@ -8,13 +8,9 @@
 namespace joltgym {
 
 // Bodies per world when the pool chooses how many robots share one: a bigger world shares Jolt's
-// fixed cost per update among more robots, until its own size costs more. Measured at 256 envs
-// by `python benchmarks/robots_per_world.py T --sizes 8,16,32` (time per step against 8 robots
-// per world, at 1 and 2 threads): Reacher, Swimmer and the pendulums (2-3 bodies) 0.87-0.92x
-// at 32 and Reacher 0.97x more at 64; Hopper (4) 0.93x at 32, 1.02x at 64 against 32;
-// HalfCheetah and Walker2d (7) 0.97-0.98x at 16, 0.99-1.0x at 24 and 32 against 16; Ant (9)
-// 0.99x at 12 and 16, 1.06x at 32; Humanoid and HumanoidStandup (11) 0.99-1.0x at 4 and 6,
-// 1.04-1.08x at 16, 1.12-1.22x at 32. 96 bodies lands on or next to each task's best.
+// fixed cost per update among more robots, until its own size costs more. A fixed count of bodies
+// rather than of robots lands on or next to each task's best, for light robots and heavy alike
+// (benchmarks/robots_per_world.py).
 constexpr int kAutoBodiesPerWorld = 96;
 constexpr int kMaxAutoRobotsPerWorld = 64;  // the largest measured
 
@@ -23,9 +19,8 @@ inline int WorldsFor(int num_envs, int per_world) { return (std::max(1, num_envs
 
 // Which envs share which world: num_envs consecutive envs in `worlds` worlds, as even as they
 // can be (sizes differ by one at most), since the world left last in a step holds its thread
-// while the others wait: 256 Hopper envs on 2 threads, 24 to a world as ten worlds of 24 and
-// one of 16, stepped in 0.97x the time of 8 to a world, where 32 to a world, eight even
-// worlds, took 0.92x.
+// while the others wait: a packing with a small world left over steps slower than an even one
+// of larger worlds.
 class Packing {
  public:
   Packing(int num_envs, int worlds)

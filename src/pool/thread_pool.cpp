@@ -18,10 +18,9 @@ void CountFork() { g_forks.fetch_add(1, std::memory_order_relaxed); }
 
 // A thread about to wait for the other side of a batch first watches for it this long, since a
 // step loop hands the next batch over within microseconds and a wake through a condition
-// variable is slow on a VM. Measured against sleeping at once, the builds side by side in 13
-// alternating runs on 2 threads: env-steps per second +5% HumanoidStandup at 16 envs, +9%
-// HalfCheetah at 16, +13% Reacher at 256, +2% HalfCheetah at 256, where the spin cost 2% more CPU
-// time per env step. Between batches further apart than this, a worker sleeps as before.
+// variable is slow on a VM: spinning first steps more envs per second than sleeping at once,
+// light tasks and heavy alike, for little more CPU time per env step. Between batches further
+// apart than this, a worker sleeps.
 constexpr std::chrono::microseconds kSpin{100};
 
 // Whether ready() became true within kSpin.

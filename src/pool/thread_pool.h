@@ -46,9 +46,8 @@ class ThreadPool {
   // first runs its own share, [count * w / T, count * (w + 1) / T) from the front, and only then
   // takes what is left of the others' shares, from their backs. Called step after step, each
   // item stays with one worker, its memory in that core's caches, and one that finishes early
-  // still helps: 256 Reachers in 8 worlds on 2 threads stepped at 0.96-1.07 of the rate of the
-  // bare loop's fixed halves, where ForEach's reached 0.89-0.92 (`python benchmarks/pool_vs_bare.py
-  // Reacher --threads 2 --steps 150 --rounds 9`, medians of three and four runs).
+  // still helps: the pool then steps at the rate of the bare loop's fixed halves, where ForEach's
+  // shared counter, its items wandering between cores, falls behind.
   void ForEachHomed(int count, Item item, void* context);
   // Worker w's share of ForEachHomed's count items: [first, last).
   std::pair<int, int> ShareOf(int count, int worker) const {

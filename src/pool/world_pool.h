@@ -97,9 +97,7 @@ class WorldPool {
   // With several threads, a Step gives each worker the same share of the groups (ForEachHomed),
   // costliest first by each one's time in the step before, so that what another worker takes
   // from the share's end is its cheapest: no worker is left alone with an expensive world at the
-  // end (HumanoidStandup's 16 envs, which cannot share worlds, on 2 threads: 1.7% more env-steps
-  // per second, nine alternating runs of the builds without and with the order). Which worker
-  // runs a group never changes its results.
+  // end. Which worker runs a group never changes its results.
   std::vector<int> step_order_;
   std::vector<double> step_seconds_;
   std::vector<EpisodeSlot> slots_;

@@ -8,9 +8,8 @@
 //
 // Why: a joint's armature row is nearly a lock on its rate (Ant: armature 1 on links of
 // ~1e-3 kg m^2), so joint-by-joint Gauss-Seidel passes corrections back and forth across
-// light links for hundreds of iterations. The airborne Ant was 5.8 off converged MuJoCo at
-// 4 sub-steps x 20 iterations and still 2.5 at 80 (benchmarks/step_fidelity.py, summed |qvel|
-// over five frames; converged at 4 sub-steps: 1.4; benchmarks/solver_measurements.md).
+// light links for hundreds of iterations, and an airborne Ant stays far from converged MuJoCo
+// at any iteration count a step affords (benchmarks/solver_measurements.md).
 // The tree's plane contacts (AddContacts) are solved in the same joint space
 // (joint_space_contacts.h), after the projection in each iteration; other contacts stay Jolt
 // rows iterated around it. A limit whose accumulated impulse would pull is dropped for the
@@ -27,8 +26,8 @@
 // multi-hinge body's coordinates, a two-hinge body's third rotation dropped) and sits where its
 // parent's anchor puts it; then the whole tree moves so that its centre of mass stays where Jolt
 // integrated it (a hinged-to-the-world tree stays on its anchor). One pass closes the anchors
-// exactly, where Jolt's hinge position parts, iterated joint by joint, cost 26% of an Ant step
-// and left 0.9 mm.
+// exactly, where Jolt's hinge position parts, iterated joint by joint, cost a large share of a
+// step and still leave the anchors apart.
 //
 // Supported trees: a free or world-hinged root and 3-D hinges below it (one per body, or two or
 // three about one anchor), one constraint per tree (CompiledModel::CompileArticulation).
@@ -99,8 +98,8 @@ class ArticulationConstraint final : public TreeConstraint, public TreeContactSo
   void Refactorise();
   // T^T M T from the subtrees' composite inertias: entry (r, s) is the motion of rate r met by
   // the momentum that rate s gives the deeper one's subtree. Summed body by body over each
-  // body's rates it cost n_b^2 / 2 pairs of 3-D products per body (Humanoid: 728 pairs, 24% of
-  // its step); this is one momentum per rate and one 6-D product per pair of rates on a path.
+  // body's rates it would cost n_b^2 / 2 pairs of 3-D products per body, a large share of a
+  // Humanoid's step; this is one momentum per rate and one 6-D product per pair of rates on a path.
   void AddMassMatrix();
   // One exact solve on the current velocities; false if a limit had to be dropped first.
   bool SolveOnce();

@@ -7,9 +7,10 @@
 // J = a P, meets the whole tree's effective mass J H^-1 J^T (H the projection's matrix, drives
 // and limits included) and moves the rates by H^-1 J^T dlambda, so the joints stay exact after
 // every row. Solved as Jolt rows against their own link's mass instead, with the articulation
-// spreading each impulse over the tree, they converged so slowly that a resting HalfCheetah
-// sank 2.4 cm at 2 iterations (benchmarks/solver_measurements.md). Per update: D triangular
-// solves per active point. Fixed capacity, sized when the contacts are attached.
+// spreading each impulse over the tree, they converge so slowly that a resting HalfCheetah sinks
+// below MuJoCo's rest at the few iterations a step affords (benchmarks/solver_measurements.md).
+// Per update: D triangular solves per active point. Fixed capacity, sized when the contacts are
+// attached.
 #pragma once
 
 #include "physics/articulation/joint_space_system.h"
@@ -82,7 +83,7 @@ class JointSpaceContacts {
   // sign times the P of a point at r from `body`'s centre of mass to point.p (on the body's
   // path) and returns the last rate the body moves with (the rest are its ancestors), -1 for none.
   // Every per-point loop then runs over the path only: a Humanoid's limb moves with 8-13 of its
-  // 29 rates.
+  // 23 rates.
   template <typename AxisOf, typename FillP>
   void Build(float dt, const JointSpaceSystem& system, AxisOf&& axis_of, FillP&& fill_p) {
     const int n = system.num_rates();
@@ -139,9 +140,8 @@ class JointSpaceContacts {
 
   // The system's factor H = L^T L changed (a new update, a limit released or taken back): L^-T P^T
   // and the rows' effective masses are recomputed when the next Solve needs them. A pass that
-  // releases or takes back a limit never reaches the contacts, so recomputing at once was work
-  // thrown away: 3,294 of HumanoidStandup's 11,294 factorisations in 800 env steps
-  // (benchmarks/profile_step.py).
+  // releases or takes back a limit never reaches the contacts, so recomputing at every factor
+  // change would throw much of the work away.
   void FactorChanged() { factor_changed_ = true; }
 
   // Jolt's warm start: each row's total scaled by ratio; apply(body, r, impulse[D]) puts each

@@ -12,8 +12,7 @@
 // The matrix has the tree's sparsity: entry (i, j) is nonzero only where one rate is an
 // ancestor of the other (a body moves with its ancestors' rates), so it is factorised as
 // L^T L from the leaves up with no fill-in (Featherstone, "Rigid Body Dynamics Algorithms",
-// 6.5): cost sum depth^2 / 2 instead of n^3 / 6, and a solve sum depth instead of n^2 (Ant:
-// 197 against 457 and 67 against 98 multiply-adds).
+// 6.5): cost sum depth^2 / 2 instead of n^3 / 6, and a solve sum depth instead of n^2.
 #pragma once
 
 #include "physics/joints/joint_axis_constraint.h"
@@ -96,10 +95,10 @@ class JointSpaceSystem {
     }
   }
   // Before each update's rows. A limit that ended the update before released starts this one
-  // released (AddHingeRows), where a solve with it would only release it again: 85% of
-  // HumanoidStandup's releases (Walker2d 88%, Ant 75%) repeated the update before's, and each
-  // cost a factorisation and a solve thrown away. If the limit is needed after all, Solve takes
-  // it back; either way the limits end as the complementarity of the rates decides.
+  // released (AddHingeRows), where a solve with it would only release it again: most releases
+  // repeat the update before's, and each costs a factorisation and a solve thrown away. If the
+  // limit is needed after all, Solve takes it back; either way the limits end as the
+  // complementarity of the rates decides.
   void Reset() {
     std::fill(released_before_, released_before_ + kMaxRates, kNoSide);
     for (int k = 0; k < num_released_; ++k) released_before_[released_[k].rate] = SideOf(released_[k].lower_limit);
@@ -187,13 +186,12 @@ class JointSpaceSystem {
   // as the owner set it, so a released limit refactorises without it being rebuilt. Row k of L is
   // kept on k's ancestors only, in their order (l_[k][t] is L(k, path_[k][t])): the ancestors
   // of k's t-th ancestor are its first t, so each update of an ancestor's row is one contiguous
-  // run instead of a walk up parent links (with the other changes of
-  // benchmarks/solver_measurements.md, HumanoidStandup 0.92x the time per step).
+  // run instead of a walk up parent links.
   //
   // The row updates run in whole groups of kLanes entries, past a row's last entry into its
-  // padding (zeroed here, read by nothing else): a loop of a row's 1-12 entries spent more on its
-  // vector prologue and remainder than on its multiply-adds (HumanoidStandup: 140 row updates per
-  // factorisation, 9.7 k instructions; profile_step.py). Its entries are computed as before.
+  // padding (zeroed here, read by nothing else): a loop of a row's 1-12 entries spends more on its
+  // vector prologue and remainder than on its multiply-adds. The padding adds only zeros: L's
+  // entries are those of a loop over the row alone.
   void Factorise() {
     for (int k = 0; k < n_; ++k) {
       diag_[k] = a_[k][k];
@@ -228,7 +226,7 @@ class JointSpaceSystem {
   // Factorise again (its T^T M T is kept) and solve again. Likewise false when, with no limit
   // pulling, the rates push past a limit released earlier in this update: it is taken back into
   // the rows. Releasing only would leave a limit out that another's release made necessary
-  // (two of a HalfCheetah's leg limits at once: up to 0.5 rad/s off MuJoCo's step), where MuJoCo
+  // (two of a HalfCheetah's leg limits at once, visibly off MuJoCo's step), where MuJoCo
   // solves the limits' complementarity exactly.
   template <typename TakeBack>
   bool Solve(TakeBack&& take_back) {
@@ -279,7 +277,7 @@ class JointSpaceSystem {
   // rate path[q]. position[r] is rate r's index in the path, or nullptr when the path is one rate's
   // path(rate), whose q-th entry's ancestors are the entries before it. The vectors side by side
   // make each step one multiply-add of Lanes, where three vectors one by one, each through the
-  // rates' indices, cost HumanoidStandup 83 k instructions per env step (profile_step.py).
+  // rates' indices, would be a noticeable part of a HumanoidStandup step.
   template <int Lanes>
   void SolveUpperOnPath(const int* path, int length, const int* position, double (*y)[Lanes]) const {
     if (position) EliminateUpperOnPath(path, length, y, [&](int k, int t) { return position[path_[k][t]]; });

@@ -13,8 +13,8 @@
 // per iteration on n <= a dozen rates.
 //
 // Why: joint-by-joint iterations converge slowly along a chain whose armature rows nearly
-// lock the joint rates on light links; HalfCheetah's step is still far from its converged
-// solve at 8 iterations (benchmarks/step_fidelity.py: 4.8 at 2 sub-steps x 8, 3.6 at x 100).
+// lock the joint rates on light links, so that HalfCheetah's step stays far from its converged
+// solve at any iteration count a step affords.
 // The tree's plane contacts (AddContacts) are solved in the same joint space
 // (joint_space_contacts.h), after the projection in each iteration.
 // Other contacts stay Jolt rows iterated around it.
@@ -24,9 +24,9 @@
 // while the tree turned). The position step places every body where its parent's anchor and
 // its own rotation put it, parents first, then moves the whole tree so that its centre of mass
 // stays where Jolt integrated it (the mass-weighted closest placement with these rotations):
-// the anchors close exactly in one pass, where two Gauss-Seidel passes of point rows left
-// 0.4 mm (one: 1.2 mm) for 4 K instructions per update. A limit whose accumulated impulse
-// would pull is dropped for the rest of the update and the system refactorised without it.
+// the anchors close exactly in one pass, where Gauss-Seidel passes of point rows leave them
+// apart and cost more per update. A limit whose accumulated impulse would pull is dropped for
+// the rest of the update and the system refactorised without it.
 //
 // Supported trees: a root free in the plane or hinged to the world, hinges below it
 // (CompiledModel::CompileArticulation).
@@ -143,7 +143,7 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeCon
   bool mujoco_euler_ = false;
   // Where MuJoCo's integration puts the free root's centre of mass this update (qpos += h qvel on
   // its slides and hinge): Jolt moves the centre along its velocity, MuJoCo the joints' anchor,
-  // which turns about the centre; O(h^2 w^2 r) apart, HalfCheetah's torso 1 mm a step in height.
+  // which turns about the centre; O(h^2 w^2 r) apart, enough to show in HalfCheetah's torso height.
   JPH::Vec3 root_anchor_;
   JPH::Vec3 root_target_;
   bool root_target_valid_ = false;

@@ -2,9 +2,9 @@
 // included. The rows it solves itself (its hinges' drive and limit rows, its plane contacts)
 // are not given to Jolt, and its hinges need no constraint of their own: Jolt's per-update cost
 // grows with every constraint it lists (island links, sorting, three virtual calls per
-// iteration), and a HalfCheetah held 19 constraints besides its articulation (callgrind: Jolt's
-// bookkeeping 82 K instructions per step with them, 49 K without). Jolt links a constraint's
-// two bodies into one island; this one links every body of its tree, as the hinges did.
+// iteration), and a constraint per hinge would be most of a robot's constraints. Jolt links a
+// constraint's two bodies into one island; this one links every body of its tree, as a
+// constraint per hinge would.
 #pragma once
 
 #include <Jolt/Jolt.h>
@@ -29,7 +29,8 @@ class TreeConstraint : public OwnConstraint {
   // After an update: the tree placed on its hinges again (SolvePositionConstraint at full
   // strength) if a body moved after the last placement. In each position iteration Jolt corrects
   // its contacts after the constraints, so only a Jolt contact that reached the tree leaves it
-  // off its hinges; most updates none did, and placing again was 3.5% of a HumanoidStandup step.
+  // off its hinges; most updates none does, and placing again every update would cost a
+  // noticeable share of a step.
   void PlaceAgainIfMoved(float dt);
 
   // With Jolt's, the limits the last update ended released (JointSpaceSystem::Reset).

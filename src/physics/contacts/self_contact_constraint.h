@@ -5,7 +5,7 @@
 // Why not Jolt's contacts: they are hard (speculative rows and position correction), where
 // MuJoCo's give way as soft_contact_constraint.h describes; and a robot whose bodies Jolt
 // collides cannot share a PhysicsSystem with other envs' robots (WorldPool packing), so every
-// Humanoid paid Jolt's per-update bookkeeping and broad phase alone.
+// Humanoid would pay Jolt's per-update bookkeeping and broad phase alone.
 #pragma once
 
 #include "physics/contacts/contact_forces.h"
@@ -39,8 +39,7 @@ class SelfContactConstraint final : public OwnConstraint {
   // bias.BiasOf; frames: every robot body's world transform now (the owner computes them once
   // for all of its body pairs).
   // Inline up to the test of the two bodies' bounding spheres: most pairs are apart with no
-  // contact to end (HumanoidStandup: 87% of its 45 pairs per update), and the call alone cost
-  // half of what they took (profile_step.py).
+  // contact to end, and for them a call would cost as much as the test itself.
   void BeginStep(float h, BiasAccelerationSource& bias, int body1, int body2, const JPH::RMat44* frames) {
     const JPH::RMat44& t1 = frames[body1];
     const JPH::RMat44& t2 = frames[body2];
@@ -99,7 +98,7 @@ class SelfContactConstraint final : public OwnConstraint {
   JPH::Vec3 centre1_, centre2_;
   float reach_all_ = 0.0f;
   // A Humanoid's 111 pairs have 222 slots of ~400 bytes; most updates none is active, and
-  // walking them all for their flags cost more than finding the contacts.
+  // walking them all for their flags would cost more than finding the contacts.
   std::vector<Slot> slots_;              // kMaxPairContacts per pair
   std::vector<unsigned char> active_;    // per slot
   int num_active_ = 0;

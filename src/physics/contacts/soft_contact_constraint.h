@@ -2,7 +2,7 @@
 //
 // Jolt's own contacts are hard (speculative rows plus position correction); MuJoCo's give
 // way by what the contact carries over its stiffness, and policies learn on that (a
-// resting HalfCheetah sinks 1-3 cm into MuJoCo's floor). Before each physics update the
+// resting HalfCheetah sinks visibly into MuJoCo's floor). Before each physics update the
 // constraint finds the body's contacts with the plane as MuJoCo does (plane_collision.h)
 // and turns each into MuJoCo's rows (contact_pair.h): J v+ + R lambda = J v - h (B J v +
 // K d (dist - margin)), lambda >= 0, with J v and dist taken at the update's start. No

@@ -3,9 +3,9 @@
 // rows leave out. MuJoCo's soft contact solves J qacc + R f = aref, with J qacc the
 // contact point's acceleration minus that part; a Jolt row on the body sees the point's
 // own acceleration (less only the body's own spin, omega x (omega x r)). A foot that the
-// leg swings round at 10-25 rad/s has ~70 m/s^2 of such acceleration away from the floor
-// (Walker2d, MuJoCo policy's states): MuJoCo holds it down with ~550 N where a Jolt row
-// without the term gives ~60 N. SoftContactConstraint adds the term to its targets.
+// leg swings round fast has much of such acceleration away from the floor, and a Jolt row
+// without the term holds it down with a fraction of MuJoCo's force. SoftContactConstraint
+// adds the term to its targets.
 #pragma once
 
 #include <Jolt/Jolt.h>

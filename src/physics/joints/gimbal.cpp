@@ -11,8 +11,8 @@ namespace joltgym {
 namespace {
 
 // The relative rotation R = Rx(q1) Ry(q2) Rz(q3) in the basis frame, and q1's and q2's cosines
-// and sines read off its entries rather than through atan2 and sin/cos (those calls were a
-// tenth of a HumanoidStandup step under callgrind).
+// and sines read off its entries rather than through atan2 and sin/cos (those calls would be a
+// tenth of a HumanoidStandup step).
 struct GimbalFrame {
   JPH::Quat frame;  // parent_rest * basis
   JPH::Mat44 r;

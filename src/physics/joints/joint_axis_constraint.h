@@ -21,9 +21,9 @@
 // A hinge's two rows run along one axis between the same bodies, so they are solved
 // together, exactly (a 2x2 system per iteration, the limit clamped). Solved one after the
 // other, each row sees only the link's inertia while the drive row carries the armature:
-// with Ant's armature 190x its link's, the limit row then needed hundreds of iterations to
-// let go of a joint leaving it (an Ant ankle starting 0.4 rad outside its range crossed
-// back at 7 rad/s instead of MuJoCo's 13, at 10 or 200 iterations alike).
+// with Ant's armature 190x its link's, the limit row would need hundreds of iterations to
+// let go of a joint leaving it: an Ant ankle starting outside its range would cross back at
+// about half MuJoCo's rate, even at hundreds of iterations.
 #pragma once
 
 #include <Jolt/Jolt.h>

@@ -174,8 +174,7 @@ class CompiledModel {
   // (HalfCheetah, Hopper, Walker2d, Swimmer, Reacher, the pendulums) moves in a plane, as
   // MuJoCo's does exactly. Every body is then restricted to that plane's three degrees of
   // freedom, and each hinge needs only a point constraint: Jolt's hinge spends half its
-  // time holding axes that the restriction already holds (jolt-mapping.md, "Packing and
-  // planar joints": 0.7x the cost per update, anchors held as well or better).
+  // time holding axes that the restriction already holds, and the anchors hold as well.
   void CompilePlanarLinks();
   // Marks the trees an ArticulationConstraint solves (a free or world-hinged root, single
   // hinges below it); a lone body on its own slides or free joint (Reacher's target) keeps its

@@ -72,8 +72,8 @@ class Robot : private BiasAccelerationSource {
   // Whether its physics has diverged: a body's pose or velocity is not finite, or a body
   // moves faster than kDivergedSpeed (m/s, or rad/s turning).
   bool Diverged() const;
-  // No robot of these tasks comes near it (a running HalfCheetah's links turn at under
-  // ~50 rad/s), while an unstable solve passes it within a few updates and then climbs to
+  // No robot of these tasks comes near it (a running HalfCheetah's links turn far slower),
+  // while an unstable solve passes it within a few updates and then climbs to
   // Jolt's velocity clamp (1e8, robot_build.cpp) or to inf.
   static constexpr float kDivergedSpeed = 1.0e4f;
 

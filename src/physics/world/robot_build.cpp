@@ -19,9 +19,9 @@ namespace joltgym {
 namespace {
 
 // Armature this many times the link's own inertia about the joint axis routes the joint's
-// forces through its drive row (JointAxisParams::forces_through_row). Measured: HalfCheetah
-// (ratios 2-10) holds its joints better with torques on the bodies, Ant (120-740) and
-// Reacher (7800) only with them through the row.
+// forces through its drive row (JointAxisParams::forces_through_row), a threshold between the
+// robots' own ratios: HalfCheetah (2-10) holds its joints better with torques on the bodies,
+// Ant (120-740) and Reacher (7800) only with them through the row.
 constexpr float kArmatureDominance = 50.0f;
 
 // Inertia of a body about a joint's axis through the joint's anchor (body frame data).

@@ -72,9 +72,9 @@ void Robot::AppendSoftContactForces(std::vector<ContactForce>& out) const {
 void Robot::AfterUpdate(float h) {
   last_update_dt_ = h;
   // In each position iteration Jolt corrects its contacts after the constraints, so a contact
-  // that reaches into a tree (HumanoidStandup's hands start 10-16 mm inside its hips) leaves
-  // the anchors the articulation closed apart by its push (2-5 mm on the reset step). Placed once
-  // more, the tree's state is on its joints whatever touched it.
+  // that reaches into a tree (HumanoidStandup's hands start inside its hips) leaves the anchors
+  // the articulation closed pushed apart. Placed once more, the tree's state is on its joints
+  // whatever touched it.
   for (TreeConstraint* tree : touched_trees_) tree->PlaceAgainIfMoved(h);
   for (PlanarArticulationConstraint* tree : mujoco_euler_trees_) tree->EndUpdate();
   TrackAngles();

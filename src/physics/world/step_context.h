@@ -1,8 +1,8 @@
 // Per-thread scratch for stepping worlds: Jolt's temp allocator and a
 // single-threaded job system. One per thread, never one per world. The allocator
 // takes from its block and falls back to malloc once the block is exhausted: Jolt's
-// plain TempAllocatorImpl aborts the process instead (seen with 16 ants in one world
-// on 1 MB). Size the block for the largest world it steps, so the fallback stays rare.
+// plain TempAllocatorImpl aborts the process instead, as a crowded world can exhaust a
+// small block. Size the block for the largest world it steps, so the fallback stays rare.
 #pragma once
 
 #include <Jolt/Jolt.h>

@@ -102,9 +102,8 @@ void World::Build(const std::vector<RobotPlacement>& robots, const CollisionRule
   inert_bodies_ = filter->InertBodies();
   // Jolt's contact cache is sized for the robots Jolt collides; a robot whose bodies are all
   // inert (its contacts are our own rows) adds nothing. Jolt clears the cache's hash tables
-  // every update: for 8 packed HalfCheetahs sized for 200 contacts each, that memset was 7% of a
-  // step's instructions for no contact ever (CPU time within 1%, wide stores: ab_native.py),
-  // and the tables' memory per world.
+  // every update, so tables sized for robots that never touch through Jolt would cost a memset
+  // per update for no contact ever, and their memory per world.
   JPH::uint max_contacts = kMinJoltContacts;
   for (size_t i = 0; i < robots.size(); ++i) {
     const auto& inert = inert_bodies_[i];
@@ -129,7 +128,8 @@ void World::Build(const std::vector<RobotPlacement>& robots, const CollisionRule
   for (size_t i = 0; i < robots.size(); ++i)
     robots_.push_back(std::unique_ptr<Robot>(new Robot(robots[i].model, *this, int(i), robots[i].origin)));
   // Touches are tracked only where robots may touch: a listener makes Jolt walk its contact
-  // cache every update (ContactPointRemovedCallbacks: 4% of a packed HalfCheetah's step).
+  // cache every update (ContactPointRemovedCallbacks), a cost that worlds of independent envs
+  // need not pay.
   bool robots_may_touch = false;
   for (int a = 0; a < rule.num_robots(); ++a)
     for (int b = a + 1; b < rule.num_robots(); ++b) robots_may_touch |= rule.Between(a, b) != RobotContact::kNone;
