@@ -13,10 +13,11 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from gymnasium import error, spaces
+from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
 from joltgym import _native
+from joltgym.closing import ClosesItsRenderer
 from joltgym.divergence import DIVERGED_KEY, warn_diverged
 from joltgym.model import JoltModel, SolverSettings
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings, camera_settings
@@ -89,7 +90,7 @@ def _use_the_tasks_own_id(owner: str | None) -> str:
     return "make the id of the task it is a model of"
 
 
-class JoltEnv(gym.Env, EzPickle):
+class JoltEnv(ClosesItsRenderer, gym.Env, EzPickle):
     """A task from ``joltgym.tasks`` as a Gymnasium env; subclasses give it v5's signature.
 
     Rendering takes MujocoEnv's keywords: ``render_mode`` ("human", "rgb_array", "depth_array",
@@ -185,11 +186,6 @@ class JoltEnv(gym.Env, EzPickle):
         the view axis ("depth_array"), both ("rgbd_tuple"), or None after drawing a window ("human")."""
         return self.renderer.render()
 
-    def close(self) -> None:
-        """Closes the window or renderer; closing twice is fine, stepping a closed env raises."""
-        self.renderer.close()
-        self._closed = True
-
-    def _check_open(self) -> None:
-        if getattr(self, "_closed", False):
-            raise error.ClosedEnvironmentError(f"this {self.spec.id if self.spec else 'joltgym'} env is closed")
+    @property
+    def _display_name(self) -> str:
+        return self.spec.id if self.spec else "joltgym"

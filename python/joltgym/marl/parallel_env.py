@@ -11,18 +11,18 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.error import ClosedEnvironmentError
 from gymnasium.utils import EzPickle, seeding
 from pettingzoo import ParallelEnv
 
 from joltgym import _native
+from joltgym.closing import ClosesItsRenderer
 from joltgym.divergence import DIVERGED_KEY, warn_diverged
 from joltgym.seeding import EpisodeSeeds
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings
 
 
 
-class JoltParallelEnv(ParallelEnv, EzPickle):
+class JoltParallelEnv(ClosesItsRenderer, ParallelEnv, EzPickle):
     """A native multi-agent task as a PettingZoo ParallelEnv.
 
     Subclasses build the task and pass their own constructor arguments on for pickling.
@@ -157,14 +157,9 @@ class JoltParallelEnv(ParallelEnv, EzPickle):
         ignores) the argument RLlib's ``ParallelPettingZooEnv.render`` passes."""
         return self.renderer.render()
 
-    def close(self) -> None:
-        """Closes the window or renderer; closing twice is fine, stepping a closed env raises."""
-        self.renderer.close()
-        self._closed = True
-
-    def _check_open(self) -> None:
-        if getattr(self, "_closed", False):
-            raise ClosedEnvironmentError(f"this {self.metadata.get('name', 'joltgym')} env is closed")
+    @property
+    def _display_name(self) -> str:
+        return self.metadata.get("name", "joltgym")
 
     def _action_batch(self, actions: dict[str, Any], playing: list[str]) -> np.ndarray:
         if not isinstance(actions, dict):
