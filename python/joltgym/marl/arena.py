@@ -21,7 +21,8 @@ class ArenaEnv(JoltParallelEnv):
         solver_of: the single-agent task whose measured solver settings the world uses.
         max_cycles: truncation (None: the task ends its own episodes).
         pad_observations: see JoltParallelEnv.
-        solver: Jolt solver settings, or "default" / "fast": the presets of `solver_of` (TaskSpec.resolve_solver).
+        solver: a joltgym.SolverSettings, or "default" or the name of a preset of ``solver_of``'s
+            (TaskSpec.resolve_solver).
         render_mode, width, height, camera_id, camera_name, default_camera_config: as the
             single-agent envs take them; the default camera is the table row's (the arena seen whole).
         **task_kwargs: the task's keyword arguments (``_native.multi_agent_task_type(task).defaults``).
