@@ -37,21 +37,25 @@ COLLECT = [f"joltgym::EnvGroup::{m}*" for m in ("Prepare", "StepPhysics", "Finis
 # First match wins; matched against the demangled "file:function" callgrind reports.
 STAGES = [
     ("joint rows (ours)", r"joltgym::(PlanarPointConstraint|JointAxisConstraint|OwnConstraint|FreeJoint|Gimbal|"
-                          r"ArticulationConstraint|PlanarArticulationConstraint|TreeKkt|TreeConstraint)"),
+                          r"ArticulationConstraint|PlanarArticulationConstraint|TreeKkt|TreeConstraint|JointSpaceSystem|"
+                          r"RateParents)"),
     ("joint rows (Jolt)", r"JPH::(PointConstraint|HingeConstraint|SliderConstraint|FixedConstraint|SixDOFConstraint|SwingTwist|RotationEuler|"
                           r"AxisConstraintPart|PointConstraintPart|AngleConstraintPart|DualAxisConstraintPart)"),
-    ("contacts: solve", r"joltgym::SoftContact|JPH::ContactConstraintManager::(Solve|WarmStart|SetupVelocity|"
+    ("contacts: solve", r"joltgym::(SoftContact|SelfContact|JointSpaceContacts)|"
+                        r"JPH::ContactConstraintManager::(Solve|WarmStart|SetupVelocity|"
                         r"StoreApplied|sDetermineFrictionAndRestitution)"),
     ("contacts: detection", r"JPH::(NarrowPhase|CollideShape|CollisionDispatch|CollideConvex|QuadTree|BroadPhase|"
                             r"ContactConstraintManager|ConvexShape|SphereShape|CapsuleShape|BoxShape|"
                             r"RotatedTranslatedShape|CompoundShape|StaticCompoundShape|PlaneShape|GJK|EPA|"
                             r"ManifoldBetweenTwoFaces|PruneContactPoints|ClipPoly|ContactListener|"
                             r"BodyPairHandler|sCollide|ObjectLayer|CollisionGroup|GroupFilter)|"
-                            r"joltgym::(WorldCollisionFilter|TouchListener|ContactReader)"),
+                            r"joltgym::(WorldCollisionFilter|TouchListener|ContactReader|CollidePlane|CollidePair|"
+                            r"MixContactPair)"),
     ("Jolt per-Update bookkeeping", r"JPH::(PhysicsSystem|ConstraintManager|IslandBuilder|LargeIslandSplitter|"
                                     r"TwoBodyConstraint|JobSystem|PhysicsUpdateContext|Semaphore|Barrier|"
                                     r"TempAllocator|BodyManager|Body::|MotionProperties|BodyInterface|"
                                     r"StateRecorder|Constraint::)|std::function|std::_Function"),
+    ("robot: forces, bias accelerations, placement", r"joltgym::Robot::"),
     ("task: observation, reward, actuation", r"joltgym::"),
     ("memory", r"malloc|free|memcpy|memmove|memset|operator new|operator delete|_int_"),
 ]

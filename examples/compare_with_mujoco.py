@@ -6,7 +6,7 @@ so any difference comes from the physics, not the start state. An episode that t
 
     python examples/compare_with_mujoco.py                       # every task, a table each
     python examples/compare_with_mujoco.py --task HalfCheetah --steps 1000
-    python examples/compare_with_mujoco.py --markdown            # one summary table (the README's)
+    python examples/compare_with_mujoco.py --markdown            # one summary table (docs/results.md's)
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The training scripts in examples/ run end to end (tiny budgets): a crash there is found here,
-not hours into a run. What they learn is measured outside CI (README, Learning)."""
+not hours into a run. What they learn is measured outside CI (docs/results.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A task is written once: its parameters, layouts and info come from the native task, and every
-registered task exists in each of the places a task lives (see the README's "Adding a task")."""
+registered task exists in each of the places a task lives (see docs/contributing.md, "Adding a task")."""
 
 from __future__ import annotations
 

@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=0.4, help="time each measurement runs (default 0.4)")
     parser.add_argument("--envs", type=int, default=256, help="the vector env's size (default 256)")
     parser.add_argument("--task", choices=joltgym.task_ids() + joltgym.multi_agent_ids(), help="only this id")
-    parser.add_argument("--stills", metavar="DIR", help="write a picture of each id into DIR (the README's)")
+    parser.add_argument("--stills", metavar="DIR", help="write a picture of each id into DIR (docs/images)")
     parser.add_argument("--record", metavar="DIR", help="write a short clip of each id into DIR")
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.envs < 1:

@@ -1,6 +1,6 @@
 """Pictures and clips of joltgym's tasks, drawn by the native renderer.
 
-``python -m joltgym --stills DIR`` writes one picture per registered id (the README's), and
+``python -m joltgym --stills DIR`` writes one picture per registered id (docs/rendering.md's gallery), and
 ``python -m joltgym --record DIR`` a short clip per id. Both drive the env with seeded random
 actions, so the same command draws the same pictures. Clips are written by moviepy, as
 Gymnasium's ``RecordVideo`` writes them.
