@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from joltgym import _native
-from joltgym.marl.parallel_env import JoltParallelEnv
+from joltgym.marl.parallel_env import JoltParallelEnv, split_rendering
 from joltgym.model import SolverSettings, load_model
-from joltgym.rendering import DEFAULT_SIZE, camera_settings
 from joltgym.tasks import task_spec
 
 
@@ -23,9 +22,10 @@ class ArenaEnv(JoltParallelEnv):
         pad_observations: see JoltParallelEnv.
         solver: a joltgym.SolverSettings, or "default" or the name of a preset of ``solver_of``'s
             (TaskSpec.resolve_solver).
-        render_mode, width, height, camera_id, camera_name, default_camera_config: as the
-            single-agent envs take them; the default camera is the table row's (the arena seen whole).
-        **task_kwargs: the task's keyword arguments (``_native.multi_agent_task_type(task).defaults``).
+        **kwargs: the rendering keywords (render_mode, width, height, camera_id, camera_name,
+            default_camera_config: as the single-agent envs take them; the table row's camera sees
+            the arena whole), and the task's keyword arguments
+            (``_native.multi_agent_task_type(task).defaults``).
     """
 
     def __init__(
@@ -35,27 +35,18 @@ class ArenaEnv(JoltParallelEnv):
         solver_of: str,
         max_cycles: int | None = None,
         pad_observations: bool = False,
-        render_mode: str | None = None,
         solver: SolverSettings | str | None = None,
-        width: int = DEFAULT_SIZE,
-        height: int = DEFAULT_SIZE,
-        camera_id: int | None = None,
-        camera_name: str | None = None,
-        default_camera_config: dict | None = None,
-        **task_kwargs: Any,
+        **kwargs: Any,
     ):
         pickle_kwargs = dict(task=task, models=models, solver_of=solver_of, max_cycles=max_cycles,
-                             pad_observations=pad_observations, render_mode=render_mode, solver=solver, width=width,
-                             height=height, camera_id=camera_id, camera_name=camera_name,
-                             default_camera_config=default_camera_config, **task_kwargs)
+                             pad_observations=pad_observations, solver=solver, **kwargs)
+        rendering, task_kwargs = split_rendering(kwargs)
         solver = task_spec(solver_of).resolve_solver(solver)
         self.models = [load_model(xml, solver=solver) for xml in models]
         native = _native.multi_agent_task_type(task).create([m.native for m in self.models], **task_kwargs)
         JoltParallelEnv.__init__(
             self, native, name=f"joltgym/{task}-v0", max_cycles=max_cycles, pad_observations=pad_observations,
-            render_mode=render_mode, width=width, height=height,
-            camera=camera_settings(self.models[0], camera_id, camera_name, default_camera_config),
-            pickle_kwargs=pickle_kwargs,
+            model=self.models[0], rendering=rendering, pickle_kwargs=pickle_kwargs,
         )
 
     @property

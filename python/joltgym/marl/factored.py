@@ -15,9 +15,8 @@ import numpy as np
 
 from joltgym import _native
 from joltgym.marl import factorisation as fz
-from joltgym.marl.parallel_env import JoltParallelEnv
+from joltgym.marl.parallel_env import JoltParallelEnv, split_rendering
 from joltgym.model import SolverSettings
-from joltgym.rendering import DEFAULT_SIZE, camera_settings
 from joltgym.tasks import task_spec
 
 
@@ -40,9 +39,10 @@ class FactoredEnv(JoltParallelEnv):
             MaMuJoCo's per robot).
         pad_observations: every agent's observation padded to the largest (parameter sharing).
         max_cycles: truncation (default: the single-agent task's episode length).
-        render_mode, width, height, camera_id, camera_name, default_camera_config: as the
-            single-agent env of the scenario takes them (its camera by default).
-        xml_file, solver, **task_kwargs: as the single-agent env of the scenario takes them.
+        xml_file, solver: as the single-agent env of the scenario takes them.
+        **kwargs: the rendering keywords (render_mode, width, height, camera_id, camera_name,
+            default_camera_config) and the task's keyword arguments, as the single-agent env of the
+            scenario takes them (its camera by default).
     """
 
     def __init__(
@@ -54,22 +54,16 @@ class FactoredEnv(JoltParallelEnv):
         global_categories: tuple[str, ...] | None = None,
         pad_observations: bool = False,
         max_cycles: int | None = None,
-        render_mode: str | None = None,
         xml_file: str | None = None,
         solver: SolverSettings | str | None = None,
-        width: int = DEFAULT_SIZE,
-        height: int = DEFAULT_SIZE,
-        camera_id: int | None = None,
-        camera_name: str | None = None,
-        default_camera_config: dict | None = None,
-        **task_kwargs: Any,
+        **kwargs: Any,
     ):
         pickle_kwargs = dict(
             scenario=scenario, agent_conf=agent_conf, agent_obsk=agent_obsk, local_categories=local_categories,
             global_categories=global_categories, pad_observations=pad_observations, max_cycles=max_cycles,
-            render_mode=render_mode, xml_file=xml_file, solver=solver, width=width, height=height,
-            camera_id=camera_id, camera_name=camera_name, default_camera_config=default_camera_config, **task_kwargs,
+            xml_file=xml_file, solver=solver, **kwargs,
         )
+        rendering, task_kwargs = split_rendering(kwargs)
         if scenario not in fz.ROBOTS:
             raise ValueError(f"unknown scenario {scenario!r}; scenarios: {', '.join(fz.ROBOTS)}")
         robot = fz.ROBOTS[scenario]
@@ -106,10 +100,9 @@ class FactoredEnv(JoltParallelEnv):
             name=f"joltgym/Ma{scenario}-v0",
             max_cycles=spec.max_episode_steps if max_cycles is None else max_cycles,
             pad_observations=pad_observations,
-            render_mode=render_mode,
-            width=width,
-            height=height,
-            camera=camera_settings(self.model, camera_id, camera_name, default_camera_config, default_config=spec.camera),
+            model=self.model,
+            default_camera=spec.camera,
+            rendering=rendering,
             pickle_kwargs=pickle_kwargs,
         )
         self.observation_factorization = _state_indices(self.possible_agents, self.observation_tokens, state)

@@ -17,9 +17,19 @@ from pettingzoo import ParallelEnv
 from joltgym import _native
 from joltgym.closing import ClosesItsRenderer
 from joltgym.divergence import DIVERGED_KEY, warn_diverged
+from joltgym.model import JoltModel
+from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings, camera_settings
 from joltgym.seeding import EpisodeSeeds
-from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings
 
+
+
+RENDERING_KEYWORDS = ("render_mode", "width", "height", "camera_id", "camera_name", "default_camera_config")
+
+
+def split_rendering(kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An env's keyword arguments split into its rendering keywords and the rest (the task's)."""
+    rendering = {k: v for k, v in kwargs.items() if k in RENDERING_KEYWORDS}
+    return rendering, {k: v for k, v in kwargs.items() if k not in RENDERING_KEYWORDS}
 
 
 class JoltParallelEnv(ClosesItsRenderer, ParallelEnv, EzPickle):
@@ -27,9 +37,11 @@ class JoltParallelEnv(ClosesItsRenderer, ParallelEnv, EzPickle):
 
     Subclasses build the task and pass their own constructor arguments on for pickling.
     ``pad_observations`` gives every agent an observation of the largest agent's size
-    (zeros after its own), so agents can share one policy. ``render_mode``, ``width``,
-    ``height`` and ``camera`` (the native camera, ``joltgym.rendering.camera_settings``) draw
-    the world as the single-agent envs do, with the task's floor marks (a ring, a goal).
+    (zeros after its own), so agents can share one policy. The rendering keywords
+    (``RENDERING_KEYWORDS``: ``render_mode``, ``width``, ``height``, ``camera_id``,
+    ``camera_name``, ``default_camera_config``, the single-agent envs' own) draw the world as
+    those envs do, seen by ``model``'s cameras (``default_camera``: the config when none is
+    given), with the task's floor marks (a ring, a goal).
     """
 
     metadata = {"render_modes": RENDER_MODES, "is_parallelizable": True, "name": "joltgym"}
@@ -41,10 +53,9 @@ class JoltParallelEnv(ClosesItsRenderer, ParallelEnv, EzPickle):
         name: str,
         max_cycles: int | None,
         pad_observations: bool = False,
-        render_mode: str | None = None,
-        width: int = DEFAULT_SIZE,
-        height: int = DEFAULT_SIZE,
-        camera: dict[str, Any] | None = None,
+        model: JoltModel,
+        default_camera: dict[str, Any] | None = None,
+        rendering: dict[str, Any],
         pickle_kwargs: dict[str, Any],
     ):
         EzPickle.__init__(self, **pickle_kwargs)
@@ -53,6 +64,7 @@ class JoltParallelEnv(ClosesItsRenderer, ParallelEnv, EzPickle):
         if max_cycles is not None and max_cycles < 1:
             raise ValueError(f"max_cycles must be >= 1 (or None: the task's own end), got {max_cycles}")
         self.task = task
+        render_mode = rendering.get("render_mode")
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.pad_observations = bool(pad_observations)
@@ -65,7 +77,10 @@ class JoltParallelEnv(ClosesItsRenderer, ParallelEnv, EzPickle):
         }
         native = self._env
         self.renderer = FrameRenderer(
-            RenderSettings(render_mode, width, height, camera or {}, self.metadata["render_fps"], name),
+            RenderSettings(render_mode, rendering.get("width", DEFAULT_SIZE), rendering.get("height", DEFAULT_SIZE),
+                           camera_settings(model, rendering.get("camera_id"), rendering.get("camera_name"),
+                                           rendering.get("default_camera_config"), default_config=default_camera),
+                           self.metadata["render_fps"], name),
             native.render,
             lambda: native.floor_marks,
         )
