@@ -150,6 +150,11 @@ MUTATIONS = st.one_of(
               NUMBERS, NUMBERS),
     st.builds(lambda v: ("damping", edit(CHEETAH_XML, r'damping="6"', f'damping="{v}"')), NUMBERS),
     st.builds(lambda v: ("armature", edit(CHEETAH_XML, r'armature="0.1"', f'armature="{v}"')), NUMBERS),
+    st.builds(lambda v: ("frictionloss", edit(CHEETAH_XML, r'armature="0.1"', f'armature="0.1" frictionloss="{v}"')),
+              NUMBERS),
+    st.builds(lambda tc, imp: ("friction softness", edit(CHEETAH_XML, r'armature="0.1"',
+                                                        f'armature="0.1" frictionloss="0.5" solreffriction="{tc} 1" '
+                                                        f'solimpfriction="{imp} 0.95 0.001"')), NUMBERS, NUMBERS),
     st.builds(lambda v: ("fromto", edit(CHEETAH_XML, r'fromto="-0.5 0 0 0.5 0 0"', f'fromto="{v}"')),
               st.sampled_from(["0 0 0 0 0 0", "1 1 1 1 1 1", "nan 0 0 1 0 0", "0 0 0 1e30 0 0"])),
     st.builds(lambda v: ("geom type", edit(CHEETAH_XML, r'<geom name="bthigh"', f'<geom name="bthigh" type="{v}"')),

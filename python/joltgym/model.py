@@ -171,9 +171,6 @@ def _check_supported(m: mujoco.MjModel) -> None:
         acted_on = np.any((m.actuator_trntype == mujoco.mjtTrn.mjTRN_TENDON) & (m.actuator_trnid[:, 0] == t))
         if acted_on or m.tendon_stiffness[t] != 0 or m.tendon_damping[t] != 0 or m.tendon_limited[t]:
             fail(f"tendon '{_name(m, 'tendon', t)}'", "tendons that act on the model")
-    for j in range(m.njnt):
-        if np.any(m.dof_frictionloss[m.jnt_dofadr[j]]):
-            fail(f"joint '{_name(m, 'joint', j)}'", "frictionloss")
     for a in range(m.nu):
         label = f"actuator '{_name(m, 'actuator', a)}'"
         if m.actuator_trntype[a] != mujoco.mjtTrn.mjTRN_JOINT:
@@ -195,7 +192,7 @@ _RANGE_CHECKED = [
     ("body_mass", "body", "mass"), ("body_inertia", "body", "inertia"), ("body_pos", "body", "position"),
     ("body_ipos", "body", "centre of mass"), ("geom_size", "geom", "size"), ("geom_pos", "geom", "position"),
     ("geom_rbound", "geom", "bounding radius"), ("jnt_range", "joint", "range"), ("jnt_stiffness", "joint", "stiffness"),
-    ("dof_armature", "dof", "armature"), ("dof_damping", "dof", "damping"),
+    ("dof_armature", "dof", "armature"), ("dof_damping", "dof", "damping"), ("dof_frictionloss", "dof", "frictionloss"),
     ("actuator_gear", "actuator", "gear"), ("actuator_ctrlrange", "actuator", "ctrlrange"),
 ]
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -307,6 +304,8 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         _geom_desc(m, d, g, np.zeros(3), np.eye(3)) for g in range(m.ngeom) if m.body_weldid[m.geom_bodyid[g]] == 0
     ]
 
+    # <flag frictionloss="disable"/> drops every dry-friction row, as in MuJoCo.
+    frictionloss_on = not m.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_FRICTIONLOSS
     joints = []
     for j in range(m.njnt):
         joint = _native.JointDesc()
@@ -327,6 +326,10 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         joint.solimp = [float(x) for x in m.jnt_solimp[j]]
         joint.margin = float(m.jnt_margin[j])
         joint.invweight = float(m.dof_invweight0[joint.dofadr])
+        if frictionloss_on:
+            joint.frictionloss = float(m.dof_frictionloss[joint.dofadr])
+            joint.solref_friction = [float(x) for x in m.dof_solref[joint.dofadr]]
+            joint.solimp_friction = [float(x) for x in m.dof_solimp[joint.dofadr]]
         joint.stiffness = float(m.jnt_stiffness[j])
         joint.springref = float(m.qpos_spring[joint.qposadr]) if width == 1 else 0.0
         joints.append(joint)

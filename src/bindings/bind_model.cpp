@@ -72,7 +72,10 @@ void BindModel(py::module_& m) {
       .def_readwrite("solref", &JointDesc::solref)
       .def_readwrite("solimp", &JointDesc::solimp)
       .def_readwrite("margin", &JointDesc::margin)
-      .def_readwrite("invweight", &JointDesc::invweight);
+      .def_readwrite("invweight", &JointDesc::invweight)
+      .def_readwrite("frictionloss", &JointDesc::frictionloss)
+      .def_readwrite("solref_friction", &JointDesc::solref_friction)
+      .def_readwrite("solimp_friction", &JointDesc::solimp_friction);
   py::class_<SiteDesc>(m, "SiteDesc")
       .def(py::init<>())
       .def_readwrite("name", &SiteDesc::name)

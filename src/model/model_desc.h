@@ -76,6 +76,11 @@ struct JointDesc {
   std::array<float, 5> solimp{0.9f, 0.95f, 0.001f, 0.5f, 2.0f};
   float margin = 0.0f;
   float invweight = 0.0f;
+  // Dry friction (MuJoCo's dof_frictionloss): a bilateral soft row whose force stays within
+  // +-frictionloss, with dof_solref and dof_solimp (MJCF solreffriction, solimpfriction).
+  float frictionloss = 0.0f;
+  std::array<float, 2> solref_friction{0.02f, 1.0f};
+  std::array<float, 5> solimp_friction{0.9f, 0.95f, 0.001f, 0.5f, 2.0f};
 };
 
 // A named point on a body (MuJoCo site), used by task rewards.

@@ -4,9 +4,10 @@
 //   (T^T M T + sum over soft rows 1/S e e^T) x = T^T M v - sum over soft rows s (total + bias / S)
 //
 // where T maps the rates to the bodies' velocities, M is the bodies' mass, and each soft row
-// (a hinge's armature/damping drive or its range limit, JointAxisConstraint's AxisRowState) acts
-// on one rate with sign s and softness S. The owner adds T^T M T and T^T M v; this holds the
-// rows, the factor, the solve, each row's impulse and the release of a limit that would pull.
+// (a hinge's armature/damping drive, its range limit or its dry friction, JointAxisConstraint's
+// AxisRowState) acts on one rate with sign s and softness S. The owner adds T^T M T and T^T M v;
+// this holds the rows, the factor, the solve, each row's impulse, the release of a limit that
+// would pull and the clamping of a friction row at its bound.
 // Fixed capacity: nothing is allocated per update.
 //
 // The matrix has the tree's sparsity: entry (i, j) is nonzero only where one rate is an
@@ -80,6 +81,7 @@ class JointSpaceSystem {
     bool is_limit = false, lower_limit = true;
     int hinge = -1;         // the owner's hinge, for taking a released limit's impulse back
     bool taken_back = false;  // a released limit the rates then pushed past: released again, it stays out
+    double bound = 0.0;     // a friction row: its impulse stays within +-bound; 0: not one
   };
 
   // The tree of rates, once: parent[r] is rate r's parent (< r; -1 for the first). A body's rates
@@ -104,6 +106,7 @@ class JointSpaceSystem {
     for (int k = 0; k < num_released_; ++k) released_before_[released_[k].rate] = SideOf(released_[k].lower_limit);
     num_rows_ = 0;
     num_released_ = 0;
+    num_clamped_ = 0;
   }
   // The limits released at the end of the last update, which the next Reset starts released: state
   // of the world, saved and restored with it, so a restored world steps as the one saved.
@@ -133,19 +136,20 @@ class JointSpaceSystem {
   void AddHingeRows(const std::vector<ArticulatedHinge>& hinges, float dt, int first_rate, SignOf&& sign_of) {
     for (size_t k = 0; k < hinges.size(); ++k) {
       if (!hinges[k].axis_rows) continue;
-      JPH::Vec3 axis;
-      AxisRowState *drive = nullptr, *limit = nullptr;
-      bool lower = true;
-      hinges[k].axis_rows->PrepareForArticulation(dt, axis, drive, limit, lower);
+      const JointAxisConstraint::ArticulatedRows rows = hinges[k].axis_rows->PrepareForArticulation(dt);
       const int rate = first_rate + int(k);
-      if (drive) AddRow(drive, rate, sign_of(int(k)), false, true, int(k));
-      if (!limit) continue;
+      if (rows.drive) AddRow(rows.drive, rate, sign_of(int(k)), false, true, int(k));
+      if (rows.friction) {
+        rows_[num_rows_] = MakeRow(rows.friction, rate, sign_of(int(k)), false, true, int(k));
+        rows_[num_rows_++].bound = rows.friction_bound;
+      }
+      if (!rows.limit) continue;
       // Released at the end of the update before, with no impulse since (a solve with it would
       // apply none and take none back).
-      if (released_before_[rate] == SideOf(lower) && limit->total == 0.0f)
-        released_[num_released_++] = MakeRow(limit, rate, sign_of(int(k)), true, lower, int(k));
+      if (released_before_[rate] == SideOf(rows.lower_limit) && rows.limit->total == 0.0f)
+        released_[num_released_++] = MakeRow(rows.limit, rate, sign_of(int(k)), true, rows.lower_limit, int(k));
       else
-        AddRow(limit, rate, sign_of(int(k)), true, lower, int(k));
+        AddRow(rows.limit, rate, sign_of(int(k)), true, rows.lower_limit, int(k));
     }
   }
 
@@ -159,11 +163,12 @@ class JointSpaceSystem {
   }
 
   // One velocity iteration: `solve_once()` until it succeeds, `refactorise()` after each pass
-  // that released or took back a limit. A limit is released at most twice and taken back at
-  // most once, so `limits` hinges need at most 3 limits + 1 passes.
+  // that released or took back a limit or clamped or freed a friction row. A limit is released
+  // at most twice and taken back at most once, and so is a friction row clamped and freed, so
+  // `hinges` hinges need at most 6 hinges + 1 passes.
   template <typename SolveOnce, typename Refactorise>
-  static void SolveReleasingLimits(int limits, SolveOnce&& solve_once, Refactorise&& refactorise) {
-    const int max_passes = 3 * limits;
+  static void SolveReleasingLimits(int hinges, SolveOnce&& solve_once, Refactorise&& refactorise) {
+    const int max_passes = 6 * hinges;
     for (int pass = 0; pass <= max_passes; ++pass) {
       if (solve_once()) return;
       refactorise();
@@ -240,8 +245,20 @@ class JointSpaceSystem {
     bool dropped = false;
     for (int k = 0; k < num_rows_; ++k) {
       Row& row = rows_[k];
-      if (!row.is_limit) continue;
       const double after = -(row.sign * x_[row.rate] + double(row.state->bias)) / row.softness;
+      if (row.bound > 0.0) {
+        // A friction row past its bound holds there: its impulse fixed at the bound, applied,
+        // and the row out of the system (the rates then see it as a known force).
+        if (std::abs(after) <= row.bound) continue;
+        const float held = float(after > 0.0 ? row.bound : -row.bound);
+        take_back(row.hinge, held - row.state->total);
+        row.state->total = held;
+        if (!row.taken_back) clamped_[num_clamped_++] = row;
+        row.state = nullptr;
+        dropped = true;
+        continue;
+      }
+      if (!row.is_limit) continue;
       if (row.lower_limit ? after >= 0.0 : after <= 0.0) continue;
       take_back(row.hinge, -row.state->total);
       row.state->total = 0.0f;
@@ -262,6 +279,17 @@ class JointSpaceSystem {
       row.taken_back = true;
       rows_[num_rows_++] = row;
       released_[k--] = released_[--num_released_];
+      taken = true;
+    }
+    for (int k = 0; k < num_clamped_; ++k) {
+      Row& row = clamped_[k];
+      // Its impulse as a free row, -(rate + bias) / S, within the bound again, or past the other
+      // one: the row is freed (and clamped again on that side if need be).
+      const double free = -(row.sign * x_[row.rate] + double(row.state->bias)) / row.softness;
+      if (free * double(row.state->total) > 0.0 && std::abs(free) >= row.bound) continue;
+      row.taken_back = true;
+      rows_[num_rows_++] = row;
+      clamped_[k--] = clamped_[--num_clamped_];
       taken = true;
     }
     return !taken;
@@ -343,6 +371,8 @@ class JointSpaceSystem {
   int num_rows_ = 0;
   Row released_[kMaxRows];               // limits released in this update, which may be taken back
   int num_released_ = 0;
+  Row clamped_[kMaxRates];               // friction rows held at their bound in this update, which may be freed
+  int num_clamped_ = 0;
   signed char released_before_[kMaxRates] = {};  // per rate: the side of its limit the last update ended released
   int depth_[kMaxRates];                 // each rate's number of ancestors
   int path_[kMaxRates][kMaxRates];       // and the ancestors, ascending, then the rate

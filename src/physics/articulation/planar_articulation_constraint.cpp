@@ -162,7 +162,7 @@ void PlanarArticulationConstraint::BuildDamped() {
   num_drives_ = 0;
   for (int k = 0; k < system_.num_rows(); ++k) {
     const JointSpaceSystem::Row& row = system_.row(k);
-    if (row.is_limit) continue;
+    if (row.is_limit || row.bound > 0.0) continue;  // constraint rows: only the drives carry damping
     AxisRowState& damped = damped_rows_[num_drives_];
     damped.softness = float(1.0 / (1.0 / row.softness + double(row.state->damping_h)));
     damped.bias = damped.total = 0.0f;

@@ -34,19 +34,68 @@ JointAxisConstraint::JointAxisConstraint(JPH::Body& parent, JPH::Body& child, co
       has_drive_(params.armature != 0.0f || params.damping != 0.0f) {}
 
 void JointAxisConstraint::ResetWarmStart() {
-  for (AxisRow* row : {&drive_, &limit_}) row->linear.Deactivate();
-  angular_drive_.total = angular_limit_.total = 0.0f;
+  for (AxisRow* row : {&drive_, &limit_, &friction_}) row->linear.Deactivate();
+  angular_drive_.total = angular_limit_.total = angular_friction_.total = 0.0f;
 }
 
-void JointAxisConstraint::PrepareForArticulation(float dt, JPH::Vec3& axis, AxisRowState*& drive,
-                                                 AxisRowState*& limit, bool& lower_limit) {
+JointAxisConstraint::ArticulatedRows JointAxisConstraint::PrepareForArticulation(float dt) {
   world_axis_ = mBody1->GetRotation() * params_.axis_local1;
   SetupAngularRows(dt);  // the articulation has its own masses: no axis inertia needed
-  axis = world_axis_;
-  drive = has_drive_ ? &angular_drive_ : nullptr;
-  limit = limit_side_ != LimitSide::None ? &angular_limit_ : nullptr;
-  lower_limit = limit_side_ == LimitSide::Lower;
+  ArticulatedRows rows;
+  rows.axis = world_axis_;
+  rows.drive = has_drive_ ? &angular_drive_ : nullptr;
+  rows.limit = limit_side_ != LimitSide::None ? &angular_limit_ : nullptr;
+  rows.lower_limit = limit_side_ == LimitSide::Lower;
+  rows.friction = params_.frictionloss > 0.0f ? &angular_friction_ : nullptr;
+  rows.friction_bound = friction_bound_;
+  return rows;
 }
+
+namespace {
+
+// One of the rows along a joint's axis as a scalar problem in the joint's rate r: its total is
+// -(r + bias) / softness, clamped to [lo, hi].
+struct ScalarRow {
+  double softness, bias, total, lo, hi;
+  double TotalAt(double rate) const { return std::clamp(-(rate + bias) / softness, lo, hi); }
+};
+
+// The joint rate r where rate_now + k sum (TotalAt(r) - total) = r: a piecewise linear equation,
+// increasing in r, whose pieces change where a row reaches a bound. It is solved piece by
+// piece until the root lies within its own piece.
+double SolveScalarRows(const ScalarRow* rows, int count, double rate_now, double k) {
+  double breaks[2 * 3];
+  int num_breaks = 0;
+  for (int i = 0; i < count; ++i) {
+    for (double bound : {rows[i].lo, rows[i].hi})
+      if (std::isfinite(bound)) breaks[num_breaks++] = -(rows[i].bias + rows[i].softness * bound);
+  }
+  std::sort(breaks, breaks + num_breaks);
+  for (int piece = 0; piece <= num_breaks; ++piece) {
+    const double from = piece > 0 ? breaks[piece - 1] : -INFINITY;
+    const double to = piece < num_breaks ? breaks[piece] : INFINITY;
+    const double probe = std::isfinite(from) && std::isfinite(to) ? 0.5 * (from + to)
+                         : std::isfinite(from)                    ? from + 1.0
+                         : std::isfinite(to)                      ? to - 1.0
+                                                                  : 0.0;
+    double slope = 1.0, constant = rate_now;
+    for (int i = 0; i < count; ++i) {
+      const ScalarRow& row = rows[i];
+      const double free_total = -(probe + row.bias) / row.softness;
+      if (free_total < row.lo) constant += k * (row.lo - row.total);
+      else if (free_total > row.hi) constant += k * (row.hi - row.total);
+      else {
+        slope += k / row.softness;
+        constant -= k * (row.bias / row.softness + row.total);
+      }
+    }
+    const double rate = constant / slope;
+    if (rate >= from && rate <= to) return rate;
+  }
+  return rate_now;  // not reached: the equation is increasing, so one piece holds its root
+}
+
+}  // namespace
 
 void JointAxisConstraint::SetupVelocityConstraint(float dt) {
   world_axis_ = params_.axis_from_step ? step_axis_ : mBody1->GetRotation() * params_.axis_local1;
@@ -64,6 +113,13 @@ void JointAxisConstraint::SetupVelocityConstraint(float dt) {
     const float bias = -softness * (a * rate_before_ + dt * effort_);
     drive_.linear.CalculateConstraintPropertiesWithStiffnessAndDamping(
         dt, *mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias, 0.0f, kNegligibleStiffness, c + a / dt);
+  }
+  if (params_.frictionloss > 0.0f) {
+    float softness, target;
+    params_.friction.Row(0.0f, rate_before_, dt, softness, target);
+    friction_bound_ = params_.frictionloss * dt;
+    friction_.linear.CalculateConstraintPropertiesWithStiffnessAndDamping(
+        dt, *mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, -target, 0.0f, kNegligibleStiffness, 1.0f / (dt * softness));
   }
   float softness, bias;
   if (!params_.limited || !LimitRow(dt, softness, bias)) return;
@@ -143,6 +199,12 @@ void JointAxisConstraint::SetupAngularRows(float dt) {
     angular_drive_ = AngularRow();
   }
   if (!params_.limited || !LimitRow(dt, angular_limit_.softness, angular_limit_.bias)) angular_limit_.total = 0.0f;
+  if (params_.frictionloss > 0.0f) {
+    float target;
+    params_.friction.Row(0.0f, rate_before_, dt, angular_friction_.softness, target);
+    angular_friction_.bias = -target;
+    friction_bound_ = params_.frictionloss * dt;
+  }
 }
 
 void JointAxisConstraint::ApplyAngularImpulse(float impulse) {
@@ -154,16 +216,47 @@ void JointAxisConstraint::WarmStartVelocityConstraint(float ratio) {
   if (params_.angular) {
     angular_drive_.total *= ratio;
     angular_limit_.total *= ratio;
-    ApplyAngularImpulse(angular_drive_.total + angular_limit_.total);
+    angular_friction_.total *= ratio;
+    ApplyAngularImpulse(angular_drive_.total + angular_limit_.total + angular_friction_.total);
     return;
   }
-  for (AxisRow* row : {&drive_, &limit_}) row->linear.WarmStart(*mBody1, *mBody2, world_axis_, ratio);
+  for (AxisRow* row : {&drive_, &limit_, &friction_}) row->linear.WarmStart(*mBody1, *mBody2, world_axis_, ratio);
+}
+
+bool JointAxisConstraint::SolveAngularWithFriction(float k, float rate) {
+  ScalarRow rows[3];
+  AngularRow* states[3];
+  int count = 0;
+  if (has_drive_) {
+    rows[count] = {angular_drive_.softness, angular_drive_.bias, angular_drive_.total, -INFINITY, INFINITY};
+    states[count++] = &angular_drive_;
+  }
+  if (limit_side_ != LimitSide::None) {
+    const bool lower = limit_side_ == LimitSide::Lower;  // a hard limit: stiff enough to stand for one
+    rows[count] = {std::max(double(angular_limit_.softness), 1.0e-9), angular_limit_.bias, angular_limit_.total,
+                   lower ? 0.0 : -INFINITY, lower ? INFINITY : 0.0};
+    states[count++] = &angular_limit_;
+  }
+  rows[count] = {angular_friction_.softness, angular_friction_.bias, angular_friction_.total, -double(friction_bound_),
+                 double(friction_bound_)};
+  states[count++] = &angular_friction_;
+  const double rate_after = SolveScalarRows(rows, count, rate, k);
+  float impulse = 0.0f;
+  for (int i = 0; i < count; ++i) {
+    const float total = float(rows[i].TotalAt(rate_after));
+    impulse += total - states[i]->total;
+    states[i]->total = total;
+  }
+  if (impulse == 0.0f) return false;
+  ApplyAngularImpulse(impulse);
+  return true;
 }
 
 bool JointAxisConstraint::SolveAngular() {
   const float k = axis_inv_inertia_;
   if (k <= 0.0f) return false;
   const float rate = world_axis_.Dot(mBody2->GetAngularVelocity() - mBody1->GetAngularVelocity());
+  if (params_.frictionloss > 0.0f) return SolveAngularWithFriction(k, rate);
   AngularRow& d = angular_drive_;
   AngularRow& l = angular_limit_;
   float dd = 0.0f, dl = 0.0f;
@@ -206,6 +299,7 @@ bool JointAxisConstraint::SolveLinear(AxisRow& row, float min_lambda, float max_
 bool JointAxisConstraint::SolveVelocityConstraint(float) {
   if (params_.angular) return SolveAngular();
   bool applied = has_drive_ && SolveLinear(drive_, -FLT_MAX, FLT_MAX);
+  if (params_.frictionloss > 0.0f) applied |= SolveLinear(friction_, -friction_bound_, friction_bound_);
   // Positive impulses raise the joint rate: a lower limit may only push up.
   if (limit_side_ == LimitSide::Lower) applied |= SolveLinear(limit_, 0.0f, FLT_MAX);
   if (limit_side_ == LimitSide::Upper) applied |= SolveLinear(limit_, -FLT_MAX, 0.0f);
@@ -214,17 +308,19 @@ bool JointAxisConstraint::SolveVelocityConstraint(float) {
 
 void JointAxisConstraint::SaveState(JPH::StateRecorder& stream) const {
   JPH::TwoBodyConstraint::SaveState(stream);
-  for (const AxisRow* row : {&drive_, &limit_}) row->linear.SaveState(stream);
+  for (const AxisRow* row : {&drive_, &limit_, &friction_}) row->linear.SaveState(stream);
   stream.Write(angular_drive_.total);
   stream.Write(angular_limit_.total);
+  stream.Write(angular_friction_.total);
   stream.Write(limit_side_);
 }
 
 void JointAxisConstraint::RestoreState(JPH::StateRecorder& stream) {
   JPH::TwoBodyConstraint::RestoreState(stream);
-  for (AxisRow* row : {&drive_, &limit_}) row->linear.RestoreState(stream);
+  for (AxisRow* row : {&drive_, &limit_, &friction_}) row->linear.RestoreState(stream);
   stream.Read(angular_drive_.total);
   stream.Read(angular_limit_.total);
+  stream.Read(angular_friction_.total);
   stream.Read(limit_side_);
 }
 

@@ -18,8 +18,14 @@
 //   after the limit is passed and then correct positions, which tears joint anchors
 //   apart under hard impacts.
 //
-// A hinge's two rows run along one axis between the same bodies, so they are solved
-// together, exactly (a 2x2 system per iteration, the limit clamped). Solved one after the
+// * Dry friction (MuJoCo's frictionloss), a bilateral soft row whose impulse stays within
+//   +-frictionloss h: softness and target from MuJoCo's friction row (soft_limit.h at distance
+//   zero: impedance dmin, no position term), so that, as in MuJoCo, a joint under a load below
+//   its frictionloss creeps rather than sticks.
+//
+// A hinge's rows run along one axis between the same bodies, so they are solved together,
+// exactly (the drive and the limit a 2x2 system per iteration, the limit clamped; with dry
+// friction, all three as one scalar problem in the joint's rate). Solved one after the
 // other, each row sees only the link's inertia while the drive row carries the armature:
 // with Ant's armature 190x its link's, the limit row would need hundreds of iterations to
 // let go of a joint leaving it: an Ant ankle starting outside its range would cross back at
@@ -68,6 +74,8 @@ struct JointAxisParams {
   float range_hi = 0.0f;
   bool soft = true;          // MuJoCo's soft limit, else the hard speculative row
   SoftLimit soft_limit;
+  float frictionloss = 0.0f; // bound of the dry-friction force; 0: no friction row
+  SoftLimit friction;        // its softness and damping (margin 0)
   bool after_joints = true;  // solved after the joint constraints (SolverDesc::joint_rows_last)
   // MuJoCo's Euler order (SolverDesc::mujoco_euler; articulated rows only): the drive row carries
   // the armature and the damping as an explicit force, and the articulation applies the damping
@@ -93,11 +101,18 @@ class JointAxisConstraint final : public OwnConstraint {
   // JointAxisParams::forces_through_row).
   bool takes_joint_forces() const { return has_drive_ && params_.forces_through_row; }
 
-  // For rows a tree's articulation solves (SolverDesc::articulated_joints; such a row is not in
-  // Jolt's lists, so Jolt never solves it), at the update's setup: the axis (world) and this update's drive
-  // and limit rows (null where the joint has none or the limit is inactive; lower_limit: it
-  // may only push the rate up).
-  void PrepareForArticulation(float dt, JPH::Vec3& axis, AxisRowState*& drive, AxisRowState*& limit, bool& lower_limit);
+  // The rows a tree's articulation solves (SolverDesc::articulated_joints; such a row is not in
+  // Jolt's lists, so Jolt never solves it) for this update: null where the joint has none or
+  // the limit is inactive. lower_limit: the limit may only push the rate up.
+  struct ArticulatedRows {
+    JPH::Vec3 axis;  // world
+    AxisRowState* drive = nullptr;
+    AxisRowState* limit = nullptr;
+    bool lower_limit = true;
+    AxisRowState* friction = nullptr;
+    float friction_bound = 0.0f;  // the friction row's impulse stays within +-this
+  };
+  ArticulatedRows PrepareForArticulation(float dt);
 
   // Impulse the range limit applied in the last step (positive raises the joint rate).
   float limit_impulse() const {
@@ -129,6 +144,8 @@ class JointAxisConstraint final : public OwnConstraint {
   // The drive and limit rows' softness and bias (SetupAngular's, without the axis inertia).
   void SetupAngularRows(float dt);
   bool SolveAngular();
+  // With a friction row: the drive, limit and friction rows solved together as one scalar problem.
+  bool SolveAngularWithFriction(float k, float rate);
   void ApplyAngularImpulse(float impulse);
   // Makes the limit row act on `side` (none: off); a warm start from the other side would push the wrong way.
   void SetLimitSide(LimitSide side);
@@ -146,8 +163,11 @@ class JointAxisConstraint final : public OwnConstraint {
   JPH::Vec3 r2_ = JPH::Vec3::sZero();
   AxisRow drive_;
   AxisRow limit_;
+  AxisRow friction_;
   AngularRow angular_drive_;
   AngularRow angular_limit_;
+  AngularRow angular_friction_;
+  float friction_bound_ = 0.0f;  // frictionloss h of this update
   JPH::Vec3 inv_i1_axis_ = JPH::Vec3::sZero();  // I1^-1 axis, I2^-1 axis (world)
   JPH::Vec3 inv_i2_axis_ = JPH::Vec3::sZero();
   float axis_inv_inertia_ = 0.0f;               // axis . (I1^-1 + I2^-1) axis

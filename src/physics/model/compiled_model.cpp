@@ -170,13 +170,15 @@ void CompiledModel::CompileJoints() {
     c.stiffness = d.stiffness;
     c.springref = d.springref;
     c.soft_limit = SoftLimit::FromMuJoCo(d.solref, d.solimp, d.margin, d.invweight, desc_.timestep);
+    c.frictionloss = d.frictionloss;
+    c.friction = SoftLimit::FromMuJoCo(d.solref_friction, d.solimp_friction, 0.0f, d.invweight, desc_.timestep);
     const size_t expected_qpos = d.type == JointType::Free ? 7 : d.type == JointType::Ball ? 4 : 1;
     if (c.qpos0.size() != expected_qpos) throw std::invalid_argument(JointLabel(d) + ": wrong qpos0 size");
     nq = std::max(nq, d.qposadr + int(expected_qpos));
     nv = std::max(nv, d.dofadr + (d.type == JointType::Free ? 6 : d.type == JointType::Ball ? 3 : 1));
-    const bool passive = d.armature != 0.0f || d.damping != 0.0f || d.stiffness != 0.0f;
+    const bool passive = d.armature != 0.0f || d.damping != 0.0f || d.stiffness != 0.0f || d.frictionloss != 0.0f;
     if (passive && (d.type == JointType::Free || d.type == JointType::Ball))
-      throw UnsupportedFeature(JointLabel(d) + ": armature, damping or stiffness on a " +
+      throw UnsupportedFeature(JointLabel(d) + ": armature, damping, stiffness or frictionloss on a " +
                                (d.type == JointType::Free ? "free" : "ball") + " joint");
     if (d.type == JointType::Ball && d.limited)
       throw UnsupportedFeature(JointLabel(d) + ": limited ball joints");

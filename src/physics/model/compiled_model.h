@@ -94,6 +94,8 @@ struct CompiledJoint {
   float gimbal_sign = 1.0f;      // -1: a third axis along -(a1 x a2)
   float armature = 0.0f, damping = 0.0f, stiffness = 0.0f, springref = 0.0f;
   SoftLimit soft_limit;          // MuJoCo's soft limit parameters (JointDesc)
+  float frictionloss = 0.0f;     // the bound of its dry-friction row's force; 0: no row
+  SoftLimit friction;            // that row's softness and damping (margin 0: dmin, no position term)
 };
 
 struct CompiledActuator {

@@ -193,7 +193,7 @@ void Robot::CreateJoints() {
     if (constraint) AddConstraint(constraint);
 
     const bool scalar = cb.attachment != Attachment::Free && cb.attachment != Attachment::Ball;
-    if (scalar && (joint.has_drive_row || joint.limited)) {
+    if (scalar && (joint.has_drive_row || joint.limited || joint.frictionloss > 0.0f)) {
       // A planar root's slides move its hinge's anchor (see SlidePosition), so their rows act there.
       const JPH::RVec3 row_anchor = cb.attachment == Attachment::Planar
                                         ? origin_ + cb.pos0 + cb.rot0 * m.joints()[cb.joints.back()].anchor_local
@@ -212,6 +212,8 @@ void Robot::CreateJoints() {
       p.soft = m.solver().soft_limits;
       p.soft_limit = joint.soft_limit;
       p.after_joints = m.solver().joint_rows_last;
+      p.frictionloss = joint.frictionloss;
+      p.friction = joint.friction;
       // A planar root's rows act between it and the world, outside any tree's articulation.
       const bool row_in_articulation =
           articulated && (cb.attachment == Attachment::Hinge || cb.attachment == Attachment::Gimbal);
