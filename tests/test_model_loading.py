@@ -31,7 +31,7 @@ def flatten(desc) -> dict[str, np.ndarray]:
              j.armature, j.damping, j.stiffness, j.springref]
         )
     for a in desc.actuators:
-        out[f"actuator {a.name}"] = np.array([a.joint, a.gear, a.gain, a.ctrllimited, *a.ctrlrange])
+        out[f"actuator {a.name}"] = np.array([a.joint, a.gear, *a.gainprm, *a.biasprm, a.ctrllimited, *a.ctrlrange])
     return out
 
 
@@ -106,13 +106,13 @@ def test_unsupported_geoms_are_named(tmp_path, snippet, needle):
         joltgym.load_model(path)
 
 
-def test_non_motor_actuator_is_rejected_by_name(tmp_path):
+def test_an_actuator_with_a_user_gain_is_rejected_by_name(tmp_path):
     xml = """<mujoco><worldbody><body name="arm"><joint name="j" type="hinge"/>
       <geom type="capsule" fromto="0 0 0 1 0 0" size="0.05"/></body></worldbody>
-      <actuator><position name="servo" joint="j" kp="10"/></actuator></mujoco>"""
+      <actuator><general name="servo" joint="j" gaintype="user"/></actuator></mujoco>"""
     path = tmp_path / "servo.xml"
     path.write_text(xml)
-    with pytest.raises(joltgym.UnsupportedFeatureError, match="servo"):
+    with pytest.raises(joltgym.UnsupportedFeatureError, match="actuator 'servo': user gains"):
         joltgym.load_model(path)
 
 

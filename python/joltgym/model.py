@@ -165,6 +165,8 @@ def _check_supported(m: mujoco.MjModel) -> None:
         fail("mocap body", "mocap bodies")
     if np.any(m.opt.wind != 0):
         fail("<option>", "wind")
+    if int(m.opt.integrator) in (int(mujoco.mjtIntegrator.mjINT_IMPLICIT), int(mujoco.mjtIntegrator.mjINT_IMPLICITFAST)):
+        fail("<option integrator>", f"the {mujoco.mjtIntegrator(m.opt.integrator).name.removeprefix('mjINT_').lower()} integrator")
     if hasattr(m, "geom_fluid") and np.any(m.geom_fluid[:, 0] != 0):
         fail("geom fluidshape", "the ellipsoid fluid model (the inertia-box model is supported)")
     for t in range(m.ntendon):
@@ -177,8 +179,18 @@ def _check_supported(m: mujoco.MjModel) -> None:
             fail(label, "non-joint transmission")
         if m.actuator_dyntype[a] != mujoco.mjtDyn.mjDYN_NONE:
             fail(label, "activation dynamics")
-        if m.actuator_gaintype[a] != mujoco.mjtGain.mjGAIN_FIXED or m.actuator_biastype[a] != mujoco.mjtBias.mjBIAS_NONE:
-            fail(label, "non-motor actuators (position, velocity, bias terms)")
+        if int(m.actuator_gaintype[a]) not in (int(mujoco.mjtGain.mjGAIN_FIXED), int(mujoco.mjtGain.mjGAIN_AFFINE)):
+            fail(label, f"{mujoco.mjtGain(m.actuator_gaintype[a]).name.removeprefix('mjGAIN_').lower()} gains")
+        if int(m.actuator_biastype[a]) not in (int(mujoco.mjtBias.mjBIAS_NONE), int(mujoco.mjtBias.mjBIAS_AFFINE)):
+            fail(label, f"{mujoco.mjtBias(m.actuator_biastype[a]).name.removeprefix('mjBIAS_').lower()} biases")
+        for array, what in (("actuator_damping", "actuator damping"), ("actuator_armature", "actuator armature"),
+                            ("actuator_delay", "actuator delays")):
+            if hasattr(m, array) and np.any(getattr(m, array)[a] != 0):
+                fail(label, what)
+        if getattr(m, "actuator_ctrlnum", np.ones(m.nu))[a] != 1:
+            fail(label, "actuators with several inputs")
+    if hasattr(m, "jnt_actgravcomp") and np.any(m.jnt_actgravcomp):
+        fail(f"joint '{_name(m, 'joint', int(np.flatnonzero(m.jnt_actgravcomp)[0]))}'", "gravity compensation (actuatorgravcomp)")
     for g in range(m.ngeom):
         collides = m.geom_contype[g] != 0 or m.geom_conaffinity[g] != 0
         if collides and int(m.geom_type[g]) not in _GEOM_TYPES:
@@ -194,6 +206,8 @@ _RANGE_CHECKED = [
     ("geom_rbound", "geom", "bounding radius"), ("jnt_range", "joint", "range"), ("jnt_stiffness", "joint", "stiffness"),
     ("dof_armature", "dof", "armature"), ("dof_damping", "dof", "damping"), ("dof_frictionloss", "dof", "frictionloss"),
     ("actuator_gear", "actuator", "gear"), ("actuator_ctrlrange", "actuator", "ctrlrange"),
+    ("actuator_gainprm", "actuator", "gain"), ("actuator_biasprm", "actuator", "bias"),
+    ("actuator_forcerange", "actuator", "forcerange"), ("jnt_actfrcrange", "joint", "actuatorfrcrange"),
 ]
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
@@ -269,6 +283,10 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
     desc.timestep = float(m.opt.timestep)
     desc.gravity = [float(x) for x in m.opt.gravity]
     desc.density = float(m.opt.density)
+    # MuJoCo's Euler step takes the joint damping implicitly unless eulerdamp is disabled; RK4,
+    # which joltgym steps with sub-steps instead, keeps the implicit damping.
+    desc.implicit_damping = not (int(m.opt.integrator) == int(mujoco.mjtIntegrator.mjINT_EULER)
+                                 and m.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_EULERDAMP)
     desc.viscosity = float(m.opt.viscosity)
     desc.nq, desc.nv = int(m.nq), int(m.nv)
     desc.mj_nbody = int(m.nbody)
@@ -330,6 +348,8 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
             joint.frictionloss = float(m.dof_frictionloss[joint.dofadr])
             joint.solref_friction = [float(x) for x in m.dof_solref[joint.dofadr]]
             joint.solimp_friction = [float(x) for x in m.dof_solimp[joint.dofadr]]
+        joint.actfrclimited = bool(m.jnt_actfrclimited[j])
+        joint.actfrcrange = [float(x) for x in m.jnt_actfrcrange[j]]
         joint.stiffness = float(m.jnt_stiffness[j])
         joint.springref = float(m.qpos_spring[joint.qposadr]) if width == 1 else 0.0
         joints.append(joint)
@@ -341,7 +361,10 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         act.name = m.actuator(a).name
         act.joint = int(m.actuator_trnid[a][0])
         act.gear = float(m.actuator_gear[a][0])
-        act.gain = float(m.actuator_gainprm[a][0])
+        affine_gain = int(m.actuator_gaintype[a]) == int(mujoco.mjtGain.mjGAIN_AFFINE)
+        act.gainprm = [float(x) for x in m.actuator_gainprm[a][:3]] if affine_gain else [float(m.actuator_gainprm[a][0]), 0.0, 0.0]
+        act.biasprm = ([float(x) for x in m.actuator_biasprm[a][:3]]
+                       if int(m.actuator_biastype[a]) == int(mujoco.mjtBias.mjBIAS_AFFINE) else [0.0, 0.0, 0.0])
         act.ctrllimited = bool(m.actuator_ctrllimited[a])
         act.ctrlrange = [float(x) for x in m.actuator_ctrlrange[a]]
         act.forcelimited = bool(m.actuator_forcelimited[a])

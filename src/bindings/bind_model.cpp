@@ -75,7 +75,9 @@ void BindModel(py::module_& m) {
       .def_readwrite("invweight", &JointDesc::invweight)
       .def_readwrite("frictionloss", &JointDesc::frictionloss)
       .def_readwrite("solref_friction", &JointDesc::solref_friction)
-      .def_readwrite("solimp_friction", &JointDesc::solimp_friction);
+      .def_readwrite("solimp_friction", &JointDesc::solimp_friction)
+      .def_readwrite("actfrclimited", &JointDesc::actfrclimited)
+      .def_readwrite("actfrcrange", &JointDesc::actfrcrange);
   py::class_<SiteDesc>(m, "SiteDesc")
       .def(py::init<>())
       .def_readwrite("name", &SiteDesc::name)
@@ -110,7 +112,8 @@ void BindModel(py::module_& m) {
       .def_readwrite("name", &ActuatorDesc::name)
       .def_readwrite("joint", &ActuatorDesc::joint)
       .def_readwrite("gear", &ActuatorDesc::gear)
-      .def_readwrite("gain", &ActuatorDesc::gain)
+      .def_readwrite("gainprm", &ActuatorDesc::gainprm)
+      .def_readwrite("biasprm", &ActuatorDesc::biasprm)
       .def_readwrite("ctrllimited", &ActuatorDesc::ctrllimited)
       .def_readwrite("ctrlrange", &ActuatorDesc::ctrlrange)
       .def_readwrite("forcelimited", &ActuatorDesc::forcelimited)
@@ -135,6 +138,7 @@ void BindModel(py::module_& m) {
       .def_readwrite("timestep", &ModelDesc::timestep)
       .def_readwrite("gravity", &ModelDesc::gravity)
       .def_readwrite("density", &ModelDesc::density)
+      .def_readwrite("implicit_damping", &ModelDesc::implicit_damping)
       .def_readwrite("viscosity", &ModelDesc::viscosity)
       .def_readwrite("bodies", &ModelDesc::bodies)
       .def_readwrite("world_geoms", &ModelDesc::world_geoms)

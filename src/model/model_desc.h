@@ -80,6 +80,9 @@ struct JointDesc {
   // +-frictionloss, with dof_solref and dof_solimp (MJCF solreffriction, solimpfriction).
   float frictionloss = 0.0f;
   std::array<float, 2> solref_friction{0.02f, 1.0f};
+  // MuJoCo's jnt_actfrcrange (MJCF actuatorfrcrange): the joint's summed actuator force is clipped to it.
+  bool actfrclimited = false;
+  std::array<float, 2> actfrcrange{0, 0};
   std::array<float, 5> solimp_friction{0.9f, 0.95f, 0.001f, 0.5f, 2.0f};
 };
 
@@ -128,7 +131,10 @@ struct ActuatorDesc {
   std::string name;
   int joint = 0;               // index into ModelDesc::joints
   float gear = 1.0f;           // joint torque (force) per unit actuator force
-  float gain = 1.0f;           // actuator force per unit control (fixed gain)
+  // MuJoCo's affine gain and bias (a fixed gain and no bias are their special cases): force =
+  // (gainprm . (1, L, V)) ctrl + biasprm . (1, L, V), with L = gear q and V = gear qdot.
+  std::array<float, 3> gainprm{1, 0, 0};
+  std::array<float, 3> biasprm{0, 0, 0};
   bool ctrllimited = false;
   std::array<float, 2> ctrlrange{0, 0};
   bool forcelimited = false;
@@ -167,6 +173,9 @@ struct ModelDesc {
   Vec3f gravity{0, 0, -9.81f};
   float density = 0.0f;        // fluid density and viscosity (MuJoCo's inertia-box fluid model)
   float viscosity = 0.0f;
+  // Joint damping taken implicitly, as MuJoCo's Euler step does by default; false: an explicit
+  // force at the step's start (its Euler step with <flag eulerdamp="disable"/>).
+  bool implicit_damping = true;
   std::vector<BodyDesc> bodies;       // parents before children
   std::vector<GeomDesc> world_geoms;  // static geoms, world frame
   std::vector<JointDesc> joints;      // MuJoCo's joint order

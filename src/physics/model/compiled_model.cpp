@@ -171,6 +171,9 @@ void CompiledModel::CompileJoints() {
     c.springref = d.springref;
     c.soft_limit = SoftLimit::FromMuJoCo(d.solref, d.solimp, d.margin, d.invweight, desc_.timestep);
     c.frictionloss = d.frictionloss;
+    c.actfrclimited = d.actfrclimited;
+    c.actfrc_lo = d.actfrcrange[0];
+    c.actfrc_hi = d.actfrcrange[1];
     c.friction = SoftLimit::FromMuJoCo(d.solref_friction, d.solimp_friction, 0.0f, d.invweight, desc_.timestep);
     const size_t expected_qpos = d.type == JointType::Free ? 7 : d.type == JointType::Ball ? 4 : 1;
     if (c.qpos0.size() != expected_qpos) throw std::invalid_argument(JointLabel(d) + ": wrong qpos0 size");
@@ -186,7 +189,8 @@ void CompiledModel::CompileJoints() {
       if (!(d.range[0] < d.range[1])) throw std::invalid_argument(JointLabel(d) + ": range must be increasing");
     }
     c.rotational_dof = d.type == JointType::Hinge;
-    c.has_drive_row = d.armature != 0.0f || d.damping != 0.0f;
+    c.implicit_damping = desc_.implicit_damping;
+    c.has_drive_row = d.armature != 0.0f || (d.damping != 0.0f && c.implicit_damping);
     bodies_[d.body].joints.push_back(int(j));
   }
   if (nq != desc_.nq || nv != desc_.nv)
@@ -355,7 +359,14 @@ void CompiledModel::CompileActuators() {
     a.name = d.name;
     a.joint = d.joint;
     a.gear = d.gear;
-    a.gain = d.gain;
+    a.gain = d.gainprm[0];
+    a.gain_length = d.gainprm[1];
+    a.gain_velocity = d.gainprm[2];
+    a.bias = d.biasprm[0];
+    a.bias_length = d.biasprm[1];
+    a.bias_velocity = d.biasprm[2];
+    a.affine = a.gain_length != 0.0f || a.gain_velocity != 0.0f || a.bias != 0.0f || a.bias_length != 0.0f ||
+               a.bias_velocity != 0.0f;
     a.ctrllimited = d.ctrllimited;
     a.ctrl_lo = d.ctrlrange[0];
     a.ctrl_hi = d.ctrlrange[1];
@@ -363,6 +374,8 @@ void CompiledModel::CompileActuators() {
     a.force_lo = d.forcerange[0];
     a.force_hi = d.forcerange[1];
     actuators_.push_back(a);
+    if (std::find(actuated_joints_.begin(), actuated_joints_.end(), d.joint) == actuated_joints_.end())
+      actuated_joints_.push_back(d.joint);
   }
 }
 

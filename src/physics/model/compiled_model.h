@@ -89,12 +89,15 @@ struct CompiledJoint {
   bool limited = false;
   float range_lo = 0.0f, range_hi = 0.0f;
   bool rotational_dof = false;   // scalar angle that must be unwrapped across steps
-  bool has_drive_row = false;    // armature or damping: see JointAxisConstraint
+  bool has_drive_row = false;    // armature or implicit damping: see JointAxisConstraint
+  bool implicit_damping = true;  // ModelDesc::implicit_damping; else an explicit force (Robot::ApplyJointSprings)
   int gimbal_slot = -1;          // coordinate of its body's gimbal (0..2), or -1
   float gimbal_sign = 1.0f;      // -1: a third axis along -(a1 x a2)
   float armature = 0.0f, damping = 0.0f, stiffness = 0.0f, springref = 0.0f;
   SoftLimit soft_limit;          // MuJoCo's soft limit parameters (JointDesc)
   float frictionloss = 0.0f;     // the bound of its dry-friction row's force; 0: no row
+  bool actfrclimited = false;    // its summed actuator force clipped to [actfrc_lo, actfrc_hi]
+  float actfrc_lo = 0.0f, actfrc_hi = 0.0f;
   SoftLimit friction;            // that row's softness and damping (margin 0: dmin, no position term)
 };
 
@@ -102,7 +105,12 @@ struct CompiledActuator {
   std::string name;
   int joint = 0;
   float gear = 1.0f;
-  float gain = 1.0f;
+  float gain = 1.0f;             // gainprm[0]
+  // The rest of MuJoCo's affine gain and bias (gain_length, gain_velocity; bias, bias_length,
+  // bias_velocity), all zero for a motor; affine: any of them is not.
+  float gain_length = 0.0f, gain_velocity = 0.0f;
+  float bias = 0.0f, bias_length = 0.0f, bias_velocity = 0.0f;
+  bool affine = false;
   bool ctrllimited = false;
   float ctrl_lo = 0.0f, ctrl_hi = 0.0f;
   bool forcelimited = false;
@@ -138,6 +146,8 @@ class CompiledModel {
   const std::vector<CompiledBody>& bodies() const { return bodies_; }
   const std::vector<CompiledJoint>& joints() const { return joints_; }
   const std::vector<CompiledActuator>& actuators() const { return actuators_; }
+  // The joints some actuator drives, in the order of their first actuator.
+  const std::vector<int>& actuated_joints() const { return actuated_joints_; }
   const std::vector<CompiledStaticGeom>& static_geoms() const { return static_geoms_; }
   // The collision table over entries (each body's, then each static geom's): MuJoCo's
   // bitmasks, parent-child exclusion and <exclude> pairs.
@@ -187,6 +197,7 @@ class CompiledModel {
   std::vector<CompiledBody> bodies_;
   std::vector<CompiledJoint> joints_;
   std::vector<CompiledActuator> actuators_;
+  std::vector<int> actuated_joints_;
   std::vector<CompiledStaticGeom> static_geoms_;
   JPH::Ref<ModelCollisionFilter> collision_filter_;
   std::vector<CollisionBits> collision_bits_;        // per collision entry

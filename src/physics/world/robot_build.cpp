@@ -205,7 +205,7 @@ void Robot::CreateJoints() {
       p.anchor_local2 = child.GetRotation().Conjugated() * JPH::Vec3(row_anchor - child.GetCenterOfMassPosition());
       p.armature = joint.armature;
       p.forces_through_row = joint.armature > kArmatureDominance * AxisInertia(cb, joint);
-      p.damping = joint.damping;
+      p.damping = joint.implicit_damping ? joint.damping : 0.0f;
       p.limited = joint.limited;
       p.range_lo = joint.range_lo;
       p.range_hi = joint.range_hi;

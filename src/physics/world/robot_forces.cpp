@@ -108,6 +108,10 @@ void Robot::AddJointEffort(int joint, float effort) {
     ApplyJointEffort(model_->joints()[size_t(joint)], effort);
 }
 
+// MuJoCo's mj_fwdActuation for joint transmissions, explicit at the update's start as in its
+// Euler step: force = gain u + bias with the affine terms in the actuator's length gear q and
+// velocity gear qdot, clipped to forcerange, times the gear; each joint's sum clipped to its
+// actuatorfrcrange.
 void Robot::ApplyActuation() {
   const CompiledModel& m = *model_;
   std::fill(qfrc_actuator_.begin(), qfrc_actuator_.end(), 0.0f);
@@ -116,11 +120,19 @@ void Robot::ApplyActuation() {
     float u = ctrl_[i];
     if (a.ctrllimited) u = std::clamp(u, a.ctrl_lo, a.ctrl_hi);
     float force = a.gain * u;
+    if (a.affine) {
+      const float length = a.gear * ScalarJointQ(a.joint), velocity = a.gear * JointRateThisUpdate(a.joint);
+      force = (a.gain + a.gain_length * length + a.gain_velocity * velocity) * u + a.bias + a.bias_length * length +
+              a.bias_velocity * velocity;
+    }
     if (a.forcelimited) force = std::clamp(force, a.force_lo, a.force_hi);
-    const float generalized = a.gear * force;
-    const CompiledJoint& joint = m.joints()[a.joint];
-    qfrc_actuator_[joint.dofadr] += generalized;
-    AddJointEffort(a.joint, generalized);
+    qfrc_actuator_[m.joints()[a.joint].dofadr] += a.gear * force;
+  }
+  for (int j : m.actuated_joints()) {
+    const CompiledJoint& joint = m.joints()[size_t(j)];
+    float& total = qfrc_actuator_[joint.dofadr];
+    if (joint.actfrclimited) total = std::clamp(total, joint.actfrc_lo, joint.actfrc_hi);
+    AddJointEffort(j, total);
   }
 }
 
@@ -129,6 +141,7 @@ void Robot::ApplyJointSprings() {
   for (size_t j = 0; j < joints.size(); ++j) {
     const CompiledJoint& joint = joints[j];
     if (joint.stiffness != 0.0f) AddJointEffort(int(j), -joint.stiffness * (ScalarJointQ(int(j)) - joint.springref));
+    if (!joint.implicit_damping && joint.damping != 0.0f) AddJointEffort(int(j), -joint.damping * JointRateThisUpdate(int(j)));
   }
 }
 

@@ -1,0 +1,145 @@
+"""Actuators with MuJoCo's affine gain and bias (position, velocity, general), ctrlrange,
+forcerange and the joint's actuatorfrcrange, and the joint damping of MuJoCo's Euler step with
+eulerdamp disabled: against MuJoCo on the same XML (Euler), the actuator forces MuJoCo reports
+and the motion they make. Whatever stays unsupported is refused by name."""
+
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+import pytest
+
+import joltgym
+from joltgym import _native
+
+ARM = """
+<mujoco>
+  <option timestep="0.002" gravity="0 0 -9.81">{flags}</option>
+  <worldbody>
+    <body name="arm" pos="0 0 1">
+      <joint name="shoulder" type="hinge" axis="0 1 0" {joint}/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.05" mass="1" contype="0" conaffinity="0"/>
+      <body name="forearm" pos="0.3 0 0">
+        <joint name="elbow" type="hinge" axis="0 1 0" {joint}/>
+        <geom type="capsule" fromto="0 0 0 0.25 0 0" size="0.04" mass="0.5" contype="0" conaffinity="0"/>
+      </body>
+    </body>
+  </worldbody>
+  <actuator>
+    {actuators}
+  </actuator>
+</mujoco>
+"""
+ACTUATORS = {
+    "position": '<position joint="shoulder" kp="20"/><position joint="elbow" kp="10" kv="0.5" gear="2"/>',
+    "position, forcerange": '<position joint="shoulder" kp="40" forcerange="-3 3"/>'
+                            '<position joint="elbow" kp="10" kv="0.5" forcerange="-1 1"/>',
+    "position, ctrlrange": '<position joint="shoulder" kp="20" ctrlrange="-0.3 0.3"/>'
+                           '<position joint="elbow" kp="10" ctrlrange="0 0.5"/>',
+    "velocity": '<velocity joint="shoulder" kv="2"/><velocity joint="elbow" kv="1" gear="0.5"/>',
+    "general affine": '<general joint="shoulder" gaintype="affine" gainprm="5 1 0.2" biastype="affine" biasprm="0.5 -8 -0.3"/>'
+                      '<general joint="elbow" gainprm="3" biastype="affine" biasprm="0 -4 -0.2"/>',
+    "motor beside position": '<motor joint="shoulder" gear="3"/><position joint="shoulder" kp="15"/>'
+                             '<position joint="elbow" kp="10"/>',
+}
+ARTICULATED = joltgym.SolverSettings(substeps=1, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
+                                     articulated_joints=True, mujoco_euler=True)
+JOINT_BY_JOINT = joltgym.SolverSettings(substeps=1, velocity_iterations=40, position_iterations=2, baumgarte=0.5)
+
+
+def close(ours: np.ndarray, theirs: np.ndarray, fraction: float) -> bool:
+    """Every value within `fraction` of the largest value MuJoCo's run reached."""
+    return bool(np.abs(ours - theirs).max() <= fraction * np.abs(theirs).max())
+
+
+def run(build_world, xml: str, ctrl, steps: int, solver):
+    """qpos, qvel and qfrc_actuator per step, MuJoCo's (Euler) and ours, from rest at qpos0."""
+    model, world = build_world(xml, solver)
+    m = model.mj_model
+    m.opt.integrator = mujoco.mjtIntegrator.mjINT_EULER
+    d = mujoco.MjData(m)
+    d.qpos[:] = [0.4, -0.6]
+    world.set_state(d.qpos.astype(np.float32), np.zeros(2, np.float32))
+    ctrl = np.asarray(ctrl, np.float32)
+    ours, theirs = [], []
+    for _ in range(steps):
+        d.ctrl[:] = ctrl
+        mujoco.mj_step(m, d)  # qfrc_actuator after mj_step describes the step's start, as ours does
+        world.step(ctrl)
+        theirs.append(np.concatenate([d.qpos, d.qvel, d.qfrc_actuator]))
+        ours.append(np.concatenate([world.qpos, world.qvel, world.qfrc_actuator]))
+    return np.array(ours), np.array(theirs)
+
+
+@pytest.mark.parametrize("kind", ACTUATORS)
+def test_actuators_drive_the_arm_as_mujocos(build_world, kind):
+    nu = ACTUATORS[kind].count("joint=")
+    ctrl = [0.9, -0.2, 0.5][:nu]
+    ours, theirs = run(build_world, ARM.format(flags="", joint='damping="0.05"', actuators=ACTUATORS[kind]), ctrl, 400,
+                       ARTICULATED)
+    assert np.abs(theirs[:, 0:2] - theirs[0, 0:2]).max() > 0.05, "MuJoCo's arm moved"
+    np.testing.assert_allclose(ours[0, 4:], theirs[0, 4:], rtol=1e-4, atol=1e-4)  # the first step's forces
+    # MuJoCo's own Euler step, its float32 rounding grown over 400 steps of a double pendulum.
+    assert close(ours, theirs, 0.005)
+
+
+@pytest.mark.parametrize("kind", ["position", "general affine"])
+def test_joint_by_joint_rows_follow_mujoco_too(build_world, kind):
+    nu = ACTUATORS[kind].count("joint=")
+    ours, theirs = run(build_world, ARM.format(flags="", joint='damping="0.05"', actuators=ACTUATORS[kind]),
+                       [0.9, -0.2][:nu], 300, JOINT_BY_JOINT)
+    assert close(ours[:, :4], theirs[:, :4], 0.02)
+
+
+def test_the_joints_actuatorfrcrange_clips_the_summed_force(build_world):
+    xml = ARM.format(flags="", joint='actuatorfrcrange="-2 2"', actuators=ACTUATORS["motor beside position"])
+    ours, theirs = run(build_world, xml, [1.0, 0.9, 0.4], 200, ARTICULATED)
+    assert np.abs(theirs[:, 4:]).max() == pytest.approx(2.0), "MuJoCo clipped it"
+    assert np.abs(ours[:, 4:]).max() == pytest.approx(2.0)
+    assert close(ours, theirs, 0.005)
+
+
+@pytest.mark.parametrize("flags", ['<flag eulerdamp="disable"/>', ""])
+def test_joint_damping_follows_mujocos_eulerdamp_flag(build_world, flags):
+    # Stiff damping at this timestep: explicit (eulerdamp disabled) and implicit damping part clearly.
+    xml = ARM.format(flags=flags, joint='damping="0.4" armature="0.01"', actuators=ACTUATORS["position"])
+    ours, theirs = run(build_world, xml, [0.9, -0.2], 300, ARTICULATED)
+    assert close(ours, theirs, 0.005)
+    other = ARM.format(flags="" if flags else '<flag eulerdamp="disable"/>', joint='damping="0.4" armature="0.01"',
+                       actuators=ACTUATORS["position"])
+    elsewhere, _ = run(build_world, other, [0.9, -0.2], 300, ARTICULATED)
+    assert np.abs(elsewhere - theirs).max() > 0.1, "the flag matters on this model"
+
+
+@pytest.mark.parametrize("actuator, match", [
+    ('<general joint="shoulder" gaintype="user"/>', r"actuator '.*': user gains"),
+    ('<general joint="shoulder" biastype="user"/>', r"actuator '.*': user biases"),
+    ('<position joint="shoulder" kp="5" timeconst="0.1"/>', r"actuator '.*': activation dynamics"),
+    ('<intvelocity joint="shoulder" kp="5" actrange="-1 1"/>', r"actuator '.*': activation dynamics"),
+    ('<damper joint="shoulder" kv="1" ctrlrange="0 1"/>', None),
+])
+def test_what_stays_unsupported_is_refused_by_name(tmp_path, actuator, match):
+    path = tmp_path / "model.xml"
+    path.write_text(ARM.format(flags="", joint="", actuators=actuator))
+    if match is None:  # a damper is an affine gain on the velocity: supported
+        joltgym.load_model(path)
+        return
+    with pytest.raises(joltgym.UnsupportedFeatureError, match=match):
+        joltgym.load_model(path)
+
+
+@pytest.mark.parametrize("integrator", ["implicit", "implicitfast"])
+def test_the_implicit_integrators_are_refused_by_name(tmp_path, integrator):
+    path = tmp_path / "model.xml"
+    path.write_text(ARM.format(flags="", joint="", actuators=ACTUATORS["position"]).replace(
+        '<option timestep="0.002"', f'<option integrator="{integrator}" timestep="0.002"'))
+    with pytest.raises(joltgym.UnsupportedFeatureError, match=rf"the {integrator} integrator is not supported"):
+        joltgym.load_model(path)
+
+
+def test_a_motor_only_model_reads_no_joint_state_for_its_forces():
+    # The motor path stays gain * ctrl: the compiled actuator says it is not affine.
+    model = joltgym.load_model("half_cheetah.xml")
+    assert all(list(a.gainprm)[1:] == [0.0, 0.0] and list(a.biasprm) == [0.0, 0.0, 0.0]
+               for a in model.native.desc.actuators)
+    assert isinstance(model.native, _native.Model)
