@@ -98,3 +98,11 @@ def test_sumo_bouts_refuses_a_team_policy(tmp_path):
     done = subprocess.run([sys.executable, str(EXAMPLES / "sumo_bouts.py"), str(model)], timeout=600,
                           capture_output=True, text=True)
     assert done.returncode != 0 and "is not a self-play policy" in done.stderr
+
+
+def test_robot_scenes_tabulates_every_scene():
+    out = subprocess.run([sys.executable, str(EXAMPLES / "robot_scenes.py"), "--steps", "5", "--markdown"],
+                         check=True, timeout=600, capture_output=True, text=True).stdout
+    rows = [line for line in out.splitlines() if line.startswith("| ") and "/scene" in line]
+    assert len(rows) == 20
+    assert any("| yes |" in row for row in rows) and any("refused:" in row for row in rows)

