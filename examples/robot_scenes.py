@@ -27,13 +27,13 @@ SOLVER = joltgym.SolverSettings(substeps=1, velocity_iterations=4, position_iter
 def compare(path, steps: int) -> dict:
     try:
         model = joltgym.load_model(path, solver=SOLVER)
+        world = _native.World(model.native)
     except joltgym.UnsupportedFeatureError as e:
         return {"refused": str(e).removesuffix(" is not supported by joltgym")}
     m = model.mj_model
     d = mujoco.MjData(m)
     mujoco.mj_resetDataKeyframe(m, d, 0)
     ctrl = m.key_ctrl[0].astype(np.float32)
-    world = _native.World(model.native)
     world.set_state(d.qpos.astype(np.float32), d.qvel.astype(np.float32))
     theirs, ours = [d.qpos.copy()], [world.qpos.copy()]
     for _ in range(steps):

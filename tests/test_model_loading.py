@@ -95,7 +95,6 @@ def test_jointless_bodies_are_welded_with_combined_mass(tmp_path):
     "snippet,needle",
     [
         ('<geom type="ellipsoid" size="0.1 0.2 0.3"/>', "ellipsoid"),
-        ('<geom type="sphere" size="0.1"/><geom type="sphere" size="0.1" pos="0.2 0 0" contype="2"/>', "contype"),
     ],
 )
 def test_unsupported_geoms_are_named(tmp_path, snippet, needle):

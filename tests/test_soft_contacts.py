@@ -199,3 +199,52 @@ def test_a_swung_leg_lands_as_mujocos(build_world, hip):
     assert theirs > 30.0  # the landing stops the swing
     assert ours == pytest.approx(theirs, rel=0.03)
     assert worst < 0.6
+
+
+SKATE = """
+<mujoco>
+  <option timestep="0.002"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="5 5 0.1" {floor}/>
+    <body name="skate" pos="0 0 0.1">
+      <freejoint/>
+      <geom name="grippy" type="box" size="0.05 0.05 0.05" pos="0.2 0 0" mass="1" friction="1.2" condim="3"/>
+      <geom name="slippery" type="box" size="0.05 0.05 0.05" pos="-0.2 0 0" mass="1" {slippery}/>
+      <geom name="light" type="capsule" fromto="-0.2 0 0 0.2 0 0" size="0.02" mass="0.1" contype="0" conaffinity="0"/>
+    </body>
+    {extra}
+  </worldbody>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("slippery", ['friction="0.05"', 'friction="1.2" condim="1"', 'friction="0.3" solref="0.05 1"'])
+def test_geoms_of_one_body_keep_their_own_contact_parameters(build_world, slippery):
+    # One end grips, the other slides: pushed sideways, the body turns about its grippy end as
+    # MuJoCo's does, which only per-geom friction and condim give (the boxes slide, never roll).
+    # The floor's friction and condim are the least, so that each pair takes its geom's (MuJoCo's max).
+    model, world = build_world(SKATE.format(floor='friction="0.01" condim="1"', slippery=slippery, extra=""), None)
+    m = model.mj_model
+    d = mujoco.MjData(m)
+    mujoco.mj_forward(m, d)
+    qvel = np.array([0.0, 1.5, 0.0, 0.0, 0.0, 0.0])
+    d.qvel[:] = qvel
+    world.set_state(d.qpos.astype(np.float32), qvel.astype(np.float32))
+    ours, theirs = [], []
+    for _ in range(600):
+        mujoco.mj_step(m, d)
+        world.step(np.zeros(0, np.float32))
+        theirs.append(d.qpos.copy())
+        ours.append(np.asarray(world.qpos, np.float64))
+    ours, theirs = np.array(ours), np.array(theirs)
+    yaw = lambda q: 2.0 * np.arctan2(q[:, 6], q[:, 3])  # noqa: E731  (the body stays level: a turn about z)
+    assert abs(yaw(theirs)[-1]) > 0.2, "MuJoCo's body turned"
+    assert yaw(ours)[-1] == pytest.approx(yaw(theirs)[-1], rel=0.1)
+    assert np.abs(ours[:, :3] - theirs[:, :3]).max() < 0.02
+
+
+def test_geoms_of_one_body_with_their_own_parameters_are_refused_where_jolt_would_collide_them(build_world):
+    wall = '<geom name="wall" type="box" size="0.1 1 0.3" pos="0 1 0.2"/>'
+    with pytest.raises(joltgym.UnsupportedFeatureError,
+                       match=r"body 'skate': geoms with different friction in one body where Jolt's contacts reach it"):
+        build_world(SKATE.format(floor="", slippery='friction="0.05"', extra=wall), None)

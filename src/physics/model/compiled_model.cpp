@@ -51,11 +51,15 @@ int CountDofs(JPH::EAllowedDOFs dofs) {
   return count;
 }
 
-// (contype, conaffinity, friction, condim) shared by a body's colliding geoms.
+// (contype, conaffinity, friction, condim) of a body's colliding geoms as one Jolt body sees
+// them. Where they differ, the bitmasks are their union (every pair any geom may touch) and
+// `mixed` says how: only our own contact rows, which take each geom's own, may then touch the
+// body (World refuses it otherwise).
 struct ContactProps {
   int contype = 0, conaffinity = 0;
   float friction = 1.0f;
   int condim = 3;
+  std::string mixed;
 };
 
 ContactProps BodyContactProps(const BodyDesc& body) {
@@ -64,15 +68,17 @@ ContactProps BodyContactProps(const BodyDesc& body) {
   for (const GeomDesc& g : body.geoms) {
     if (!Collides(g)) continue;
     if (first) {
-      props = {g.contype, g.conaffinity, g.friction, g.condim};
+      props = {g.contype, g.conaffinity, g.friction, g.condim, ""};
       first = false;
-    } else if (g.contype != props.contype || g.conaffinity != props.conaffinity) {
-      throw UnsupportedFeature("body '" + body.name + "': geoms with different contype/conaffinity in one body");
-    } else if (g.friction != props.friction) {
-      throw UnsupportedFeature("body '" + body.name + "': geoms with different friction in one body");
-    } else if (g.condim != props.condim) {
-      throw UnsupportedFeature("body '" + body.name + "': geoms with different condim in one body");
+      continue;
     }
+    if (props.mixed.empty()) {
+      if (g.contype != props.contype || g.conaffinity != props.conaffinity) props.mixed = "contype/conaffinity";
+      else if (g.friction != props.friction) props.mixed = "friction";
+      else if (g.condim != props.condim) props.mixed = "condim";
+    }
+    props.contype |= g.contype;
+    props.conaffinity |= g.conaffinity;
   }
   return props;
 }
@@ -140,6 +146,7 @@ void CompiledModel::CompileBodies() {
     const ContactProps contact = BodyContactProps(d);
     b.friction = contact.friction;
     b.condim = contact.condim;
+    if (!contact.mixed.empty()) b.mixed_contact = "geoms with different " + contact.mixed + " in one body";
     for (const GeomDesc& g : d.geoms)
       if (Collides(g) && g.mj_body != d.geoms.front().mj_body) b.keep_manifolds_apart = true;
   }

@@ -63,6 +63,9 @@ struct CompiledBody {
   // Geoms of several MuJoCo bodies (welded): keep Jolt from merging their contact
   // manifolds, so each contact still names the geom (and MuJoCo body) it touches.
   bool keep_manifolds_apart = false;
+  // How its colliding geoms' contact parameters differ ("geoms with different condim in one
+  // body"), or empty: such a body's contacts must all be our own rows, which take each geom's.
+  std::string mixed_contact;
   std::vector<int> joints;   // MuJoCo order
   // Gimbal: (a1, a2, a1 x a2) as columns, body frame; two hinges lock the third.
   JPH::Quat gimbal_basis = JPH::Quat::sIdentity();

@@ -100,6 +100,14 @@ void World::Build(const std::vector<RobotPlacement>& robots, const CollisionRule
   auto* filter = new WorldCollisionFilter(models, robots.front().model, rule);
   collision_filter_ = filter;
   inert_bodies_ = filter->InertBodies();
+  for (size_t r = 0; r < robots.size(); ++r)
+    for (size_t b = 0; b < robots[r].model->bodies().size(); ++b) {
+      const CompiledBody& body = robots[r].model->bodies()[b];
+      if (!inert_bodies_[r][b] && !body.mixed_contact.empty())
+        throw UnsupportedFeature("body '" + body.name + "': " + body.mixed_contact +
+                                 " where Jolt's contacts reach it (another robot, a non-plane geom, or a self-contact "
+                                 "that is not between spheres and capsules)");
+    }
   // Jolt's contact cache is sized for the robots Jolt collides; a robot whose bodies are all
   // inert (its contacts are our own rows) adds nothing. Jolt clears the cache's hash tables
   // every update, so tables sized for robots that never touch through Jolt would cost a memset
