@@ -25,6 +25,8 @@ SOLVER = joltgym.SolverSettings(substeps=1, velocity_iterations=4, position_iter
 
 
 def compare(path, steps: int) -> dict:
+    """The robot set down in its home keyframe in both engines: {"refused": why}, or the seconds
+    run and each engine's qpos per step ("mujoco", "joltgym"; the first row is the start)."""
     try:
         model = joltgym.load_model(path, solver=SOLVER)
         world = _native.World(model.native)
@@ -32,7 +34,7 @@ def compare(path, steps: int) -> dict:
         return {"refused": str(e).removesuffix(" is not supported by joltgym")}
     m = model.mj_model
     d = mujoco.MjData(m)
-    mujoco.mj_resetDataKeyframe(m, d, 0)
+    mujoco.mj_resetDataKeyframe(m, d, 0)  # every scene's first keyframe is its home pose
     ctrl = m.key_ctrl[0].astype(np.float32)
     world.set_state(d.qpos.astype(np.float32), d.qvel.astype(np.float32))
     theirs, ours = [d.qpos.copy()], [world.qpos.copy()]
@@ -42,9 +44,7 @@ def compare(path, steps: int) -> dict:
         world.step(ctrl)
         theirs.append(d.qpos.copy())
         ours.append(world.qpos.copy())
-    theirs, ours = np.array(theirs), np.array(ours)
-    return {"seconds": steps * m.opt.timestep, "z_mujoco": theirs[:, 2], "z_ours": ours[:, 2],
-            "joint_gap": float(np.abs(ours[:, 7:] - theirs[:, 7:]).max())}
+    return {"seconds": steps * m.opt.timestep, "mujoco": np.array(theirs), "joltgym": np.array(ours, np.float64)}
 
 
 def main() -> None:
@@ -60,8 +60,9 @@ def main() -> None:
         if "refused" in r:
             row = [name, f"refused: {r['refused']}", "", "", "", ""]
         else:
-            heights = [f"{z[0]:.3f} / {z.min():.3f} / {z[-1]:.3f}" for z in (r["z_mujoco"], r["z_ours"])]
-            row = [name, "yes", f"{r['seconds']:.1f}", *heights, f"{r['joint_gap']:.3f}"]
+            heights = [f"{q[0, 2]:.3f} / {q[:, 2].min():.3f} / {q[-1, 2]:.3f}" for q in (r["mujoco"], r["joltgym"])]
+            gap = np.abs(r["joltgym"][:, 7:] - r["mujoco"][:, 7:]).max()
+            row = [name, "yes", f"{r['seconds']:.1f}", *heights, f"{gap:.3f}"]
         print("| " + " | ".join(row) + " |" if args.markdown else "  ".join(row), flush=True)
 
 

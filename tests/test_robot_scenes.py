@@ -4,7 +4,9 @@ error that names what is not supported yet."""
 
 from __future__ import annotations
 
-import mujoco
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -12,9 +14,10 @@ import joltgym
 from joltgym import _native
 from joltgym.robot_assets import locomotion_scenes
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+from robot_scenes import SOLVER, compare  # noqa: E402  (the docs' table and this test run the same comparison)
+
 SCENES = locomotion_scenes()
-SOLVER = joltgym.SolverSettings(substeps=1, velocity_iterations=4, position_iterations=1, baumgarte=1.0,
-                                articulated_joints=True)
 # What each scene that does not load yet is refused for, by name.
 NOT_YET = {
     "go1/scene_mjx_feetonly_bowl.xml": r"geom 'floor': colliding hfield geoms",
@@ -48,21 +51,8 @@ def test_a_scene_not_supported_yet_is_refused_by_name(name):
 
 @pytest.mark.parametrize("name", sorted(set(SCENES) - set(NOT_YET)))
 def test_a_robot_set_down_in_its_home_pose_stands_or_falls_as_mujocos_does(name):
-    model = joltgym.load_model(SCENES[name], solver=SOLVER)
-    m = model.mj_model
-    d = mujoco.MjData(m)
-    mujoco.mj_resetDataKeyframe(m, d, 0)  # every scene's first keyframe is its home pose
-    ctrl = m.key_ctrl[0].astype(np.float32)
-    world = _native.World(model.native)
-    world.set_state(d.qpos.astype(np.float32), d.qvel.astype(np.float32))
-    theirs, ours = [], []
-    for _ in range(500):  # 1-2 s
-        d.ctrl[:] = ctrl
-        mujoco.mj_step(m, d)
-        world.step(ctrl)
-        theirs.append(d.qpos.copy())
-        ours.append(world.qpos.copy())
-    theirs, ours = np.array(theirs), np.array(ours)
+    run = compare(SCENES[name], 500)  # 1-2 s
+    theirs, ours = run["mujoco"], run["joltgym"]
     assert np.abs(ours[:, 2] - theirs[:, 2]).max() < 0.015  # base height, m, at every step
     assert np.abs(ours[:, 7:] - theirs[:, 7:]).max() < 0.1  # every joint, rad, through the landing
     if theirs[-1, 2] > 0.8 * theirs[0, 2]:  # MuJoCo's stands (Berkeley Humanoid tips over on its home pose)
