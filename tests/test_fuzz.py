@@ -152,6 +152,14 @@ MUTATIONS = st.one_of(
     st.builds(lambda v: ("armature", edit(CHEETAH_XML, r'armature="0.1"', f'armature="{v}"')), NUMBERS),
     st.builds(lambda v: ("frictionloss", edit(CHEETAH_XML, r'armature="0.1"', f'armature="0.1" frictionloss="{v}"')),
               NUMBERS),
+    st.builds(lambda kp, kv: ("position actuator", edit(CHEETAH_XML, r'<motor name="bthigh" joint="bthigh" gear="120"/>',
+                                                       f'<position name="bthigh" joint="bthigh" kp="{kp}" kv="{kv}"/>')),
+              NUMBERS, NUMBERS),
+    st.builds(lambda lo, hi: ("forcerange", edit(CHEETAH_XML, r'<motor name="bthigh" joint="bthigh" gear="120"/>',
+                                                 f'<general name="bthigh" joint="bthigh" biastype="affine" '
+                                                 f'biasprm="0 -50 -2" forcerange="{lo} {hi}"/>')), NUMBERS, NUMBERS),
+    st.builds(lambda v: ("actuatorfrcrange", edit(CHEETAH_XML, r'armature="0.1"',
+                                                  f'armature="0.1" actuatorfrcrange="-{v} {v}"')), NUMBERS),
     st.builds(lambda tc, imp: ("friction softness", edit(CHEETAH_XML, r'armature="0.1"',
                                                         f'armature="0.1" frictionloss="0.5" solreffriction="{tc} 1" '
                                                         f'solimpfriction="{imp} 0.95 0.001"')), NUMBERS, NUMBERS),
