@@ -139,3 +139,18 @@ def test_frictionloss_on_a_free_or_ball_joint_is_refused_by_name(tmp_path, kind)
         </body></worldbody></mujoco>""")
     with pytest.raises(joltgym.UnsupportedFeatureError, match=rf"joint 'j': .*frictionloss on a {kind} joint"):
         joltgym.load_model(path)
+
+
+def test_a_long_chain_with_every_row_kind_on_every_hinge_swings_as_mujocos(build_world):
+    # 24 hinges, each with its drive (armature, damping), its dry friction and a limit it starts
+    # outside of: three rows a hinge, more than two per rate of the joint-space solve's capacity.
+    links, body = 24, ""
+    for k in reversed(range(links)):
+        body = (f'<body name="l{k}" pos="{0.0 if k == 0 else 0.1} 0 {1.0 if k == 0 else 0.0}">'
+                f'<joint name="j{k}" type="hinge" axis="0 1 0" armature="0.01" damping="0.05" frictionloss="0.05" '
+                f'range="5 60"/><geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01" mass="0.1" '
+                f'contype="0" conaffinity="0"/>{body}</body>')
+    xml = f'<mujoco><option timestep="0.002"/><worldbody>{body}</worldbody></mujoco>'
+    ours, theirs = trajectories(build_world, xml, np.zeros(links), 200, ARTICULATED)
+    assert np.abs(theirs[-1, :links]).min() > 0.05, "MuJoCo's limits pushed every joint into its range"
+    assert np.abs(ours[:, :links] - theirs[:, :links]).max() < 0.05

@@ -71,7 +71,7 @@ inline std::vector<int> RateParents(int root_rates, const std::vector<Articulate
 class JointSpaceSystem {
  public:
   static constexpr int kMaxRates = 30;  // a free root's 6 + one per hinge (Humanoid: 23)
-  static constexpr int kMaxRows = 2 * kMaxRates;
+  static constexpr int kMaxRows = 3 * kMaxRates;  // a hinge's drive, limit and friction rows
 
   struct Row {
     AxisRowState* state = nullptr;
@@ -130,8 +130,8 @@ class JointSpaceSystem {
   const int* path(int rate) const { return path_[rate]; }
   int path_length(int rate) const { return depth_[rate] + 1; }
 
-  // Each hinge's drive and active limit rows for this update, on rate first_rate + k of hinge k
-  // with sign sign_of(k).
+  // Each hinge's drive, friction and active limit rows for this update, on rate first_rate + k of
+  // hinge k with sign sign_of(k).
   template <typename SignOf>
   void AddHingeRows(const std::vector<ArticulatedHinge>& hinges, float dt, int first_rate, SignOf&& sign_of) {
     for (size_t k = 0; k < hinges.size(); ++k) {
@@ -139,10 +139,7 @@ class JointSpaceSystem {
       const JointAxisConstraint::ArticulatedRows rows = hinges[k].axis_rows->PrepareForArticulation(dt);
       const int rate = first_rate + int(k);
       if (rows.drive) AddRow(rows.drive, rate, sign_of(int(k)), false, true, int(k));
-      if (rows.friction) {
-        rows_[num_rows_] = MakeRow(rows.friction, rate, sign_of(int(k)), false, true, int(k));
-        rows_[num_rows_++].bound = rows.friction_bound;
-      }
+      if (rows.friction) AddRow(rows.friction, rate, sign_of(int(k)), false, true, int(k), rows.friction_bound);
       if (!rows.limit) continue;
       // Released at the end of the update before, with no impulse since (a solve with it would
       // apply none and take none back).
@@ -175,8 +172,10 @@ class JointSpaceSystem {
     }
   }
 
-  void AddRow(AxisRowState* state, int rate, double sign, bool is_limit, bool lower_limit, int hinge) {
-    rows_[num_rows_++] = MakeRow(state, rate, sign, is_limit, lower_limit, hinge);
+  void AddRow(AxisRowState* state, int rate, double sign, bool is_limit, bool lower_limit, int hinge,
+              double bound = 0.0) {
+    rows_[num_rows_] = MakeRow(state, rate, sign, is_limit, lower_limit, hinge);
+    rows_[num_rows_++].bound = bound;
   }
   int num_rows() const { return num_rows_; }
   Row& row(int i) { return rows_[i]; }
