@@ -9,7 +9,7 @@ import gymnasium as gym
 import pytest
 
 import joltgym
-from joltgym.model import ASSETS_DIR
+from joltgym.model import ASSETS_DIR, resolve_model_path
 from joltgym.tasks import TASKS
 from joltgym.vector import JoltVectorEnv
 
@@ -19,10 +19,13 @@ GYMNASIUM_ASSETS = Path(gym.__file__).parent / "envs" / "mujoco" / "assets"
 @pytest.mark.parametrize("name", sorted(TASKS))
 def test_a_shipped_model_picks_its_task(name):
     spec = TASKS[name]
-    for folder in (ASSETS_DIR, GYMNASIUM_ASSETS):  # ours, and Gymnasium's file of the same name
-        envs = JoltVectorEnv(2, model_path=str(folder / spec.xml_file))
+    # ours and Gymnasium's file of the same name, or the robot's scene in its asset wheel
+    paths = ([folder / spec.xml_file for folder in (ASSETS_DIR, GYMNASIUM_ASSETS)] if spec.family == "gymnasium"
+             else [resolve_model_path(spec.xml_file)])
+    for path in paths:
+        envs = JoltVectorEnv(2, model_path=str(path))
         assert envs.task_name == name
-        assert envs.single_observation_space.shape == (envs.task.obs_dim,)
+        assert gym.spaces.flatdim(envs.single_observation_space) == envs.task.obs_dim
         assert envs.max_episode_steps == spec.max_episode_steps
         envs.close()
 

@@ -15,6 +15,7 @@ from joltgym.model import _ReferenceSolverSettings
 from joltgym import _native
 from joltgym.tasks import TASKS, task_spec
 from joltgym.vector import JoltVectorEnv
+from observations import flat, row
 
 NUM_ENVS = 7
 # Short episodes: every env resets several times, at different steps in different worlds.
@@ -30,14 +31,14 @@ def trajectory(task: str, robots_per_world: int, threads: int, mode: AutoresetMo
                          max_episode_steps=EPISODE, autoreset_mode=mode)
     assert venv.robots_per_world == robots_per_world
     obs, _ = venv.reset(seed=11)
-    out = [obs.copy()]
+    out = [flat(obs)]
     rng = np.random.default_rng(4)
     for _ in range(80):
         action = rng.uniform(venv.action_space.low, venv.action_space.high).astype(np.float32)
         obs, reward, terminated, truncated, info = venv.step(action)
-        out += [obs.copy(), reward.copy(), terminated.copy(), truncated.copy()]
+        out += [flat(obs), reward.copy(), terminated.copy(), truncated.copy()]
         if mode == AutoresetMode.SAME_STEP and "final_obs" in info:
-            out.append(np.stack([o if o is not None else np.zeros_like(obs[0]) for o in info["final_obs"]]))
+            out.append(np.stack([flat(o) if o is not None else np.zeros_like(flat(row(obs, 0))) for o in info["final_obs"]]))
     venv.close()
     return out
 

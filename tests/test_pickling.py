@@ -17,6 +17,7 @@ import joltgym  # noqa: F401  (registers the ids)
 from joltgym.marl.tasks import MULTI_AGENT_TASKS
 from joltgym.marl.vector import MultiAgentVectorEnv
 from joltgym.tasks import TASKS
+from observations import flat
 
 DUMPS = {"pickle": pickle.dumps, "cloudpickle": cloudpickle.dumps}
 
@@ -94,7 +95,7 @@ def test_every_task_runs_the_same_episode_after_a_round_trip(task):
         for _ in range(30):
             obs, reward, *_ = e.step(rng.uniform(e.action_space.low, e.action_space.high).astype(np.float32))
             out += [obs, [reward]]
-        runs.append(np.concatenate([np.asarray(x, np.float64).ravel() for x in out]))
+        runs.append(np.concatenate([flat(x).astype(np.float64).ravel() for x in out]))
     np.testing.assert_array_equal(runs[0], runs[1])
 
 

@@ -13,6 +13,7 @@ import joltgym  # noqa: F401  (registers the ids)
 from joltgym.marl.modules import make_parallel_env
 from joltgym.marl.vector import MultiAgentVectorEnv
 from joltgym.tasks import TASKS
+from observations import flat, row
 
 
 @pytest.mark.parametrize("task", sorted(TASKS))
@@ -22,7 +23,7 @@ def test_a_single_env_runs_the_episodes_of_the_vector_envs_env_with_its_seed(tas
     vector = gym.make_vec(env_id, num_envs=4, max_episode_steps=30)
     obs, _ = single.reset(seed=10)
     vobs, _ = vector.reset(seed=[7, 8, 9, 10])
-    np.testing.assert_array_equal(obs, vobs[3])
+    np.testing.assert_array_equal(flat(obs), flat(row(vobs, 3)))
     rng = np.random.default_rng(1)
     low, high = single.action_space.low, single.action_space.high
     episodes, length = 0, 0
@@ -32,13 +33,13 @@ def test_a_single_env_runs_the_episodes_of_the_vector_envs_env_with_its_seed(tas
         obs, reward, terminated, _, _ = single.step(action)
         vobs, vreward, vterminated, vtruncated, _ = vector.step(actions)
         length += 1
-        np.testing.assert_array_equal(obs, vobs[3])
+        np.testing.assert_array_equal(flat(obs), flat(row(vobs, 3)))
         assert reward == vreward[3] and terminated == vterminated[3]
         assert vtruncated[3] == (length == 30 and not terminated)
         if terminated or length == 30:
             obs, _ = single.reset()
             vobs, _, _, _, _ = vector.step(actions)  # NEXT_STEP autoreset: this step starts the next episode
-            np.testing.assert_array_equal(obs, vobs[3])
+            np.testing.assert_array_equal(flat(obs), flat(row(vobs, 3)))
             episodes, length = episodes + 1, 0
     assert episodes >= 3
     vector.close()

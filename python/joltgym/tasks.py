@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+import mujoco
+
 from joltgym import _native
 from joltgym.errors import UnsupportedFeatureError
 from joltgym.model import JoltModel, SolverSettings, load_model
@@ -38,6 +40,12 @@ class TaskSpec:
     camera: dict[str, Any] = field(default_factory=dict)
     # Named alternatives to the default (solver="fast"), only where they differ from it.
     presets: dict[str, SolverSettings] = field(default_factory=dict)
+    # Sets task parameters that live in the model (gains, timestep) on the compiled MuJoCo model,
+    # given the task's keyword arguments over their defaults; the native task checks they match.
+    edit_model: Callable[[mujoco.MjModel, dict[str, Any]], None] | None = None
+    # Whose task it reproduces: "gymnasium" (its v5 MuJoCo env, same id without the version) or
+    # "playground" (MuJoCo Playground's, as EnvPool 1.2.5's <Name>-v1 ports it).
+    family: str = "gymnasium"
 
     @property
     def solver_names(self) -> list[str]:
@@ -89,8 +97,12 @@ class TaskSpec:
         (None where none does).
         """
         path = xml_file or self.xml_file
+        edit = None
+        if self.edit_model is not None:
+            parameters = {**self.native.defaults, **task_kwargs}
+            edit = lambda mj_model: self.edit_model(mj_model, parameters)  # noqa: E731
         try:
-            model = load_model(path, solver=self.resolve_solver(solver))
+            model = load_model(path, solver=self.resolve_solver(solver), edit=edit)
         except UnsupportedFeatureError as exc:
             if xml_file is None or not str(exc).startswith("solver "):
                 raise
@@ -114,6 +126,15 @@ class TaskSpec:
         owner = task_for_model(path, default=None)
         return type(exc)(f"model {str(path)!r} does not fit task {self.name!r}: {exc}; "
                          f"{advice(owner.name if owner is not None and owner is not self else None)}")
+
+
+def _playground_gains(mj_model: mujoco.MjModel, parameters: dict[str, Any]) -> None:
+    """EnvPool's Playground ports set the timestep, the position actuators' kp and the joints'
+    damping kd from their config, over the XML's."""
+    mj_model.opt.timestep = parameters["sim_dt"]
+    mj_model.dof_damping[6:] = parameters["kd"]
+    mj_model.actuator_gainprm[:, 0] = parameters["kp"]
+    mj_model.actuator_biasprm[:, 1] = -parameters["kp"]
 
 
 def _articulated(substeps: int, velocity_iterations: int, **kwargs: Any) -> SolverSettings:
@@ -220,6 +241,17 @@ TASKS: dict[str, TaskSpec] = {
             camera={"trackbodyid": 0},
         ),
         TaskSpec(
+            name="Go1JoystickFlatTerrain",
+            xml_file="go1/scene_mjx_feetonly_flat_terrain.xml",  # joltgym.robot_assets (pip install "joltgym[robots]")
+            # The joint-space solve holds the legs' PD actuators and the feet's soft floor rows.
+            solver=_articulated(1, 4),
+            env_entry_point="joltgym.envs.go1:Go1JoystickFlatTerrainEnv",
+            max_episode_steps=1000,
+            camera={"distance": 1.5, "elevation": -20.0},
+            edit_model=_playground_gains,
+            family="playground",
+        ),
+        TaskSpec(
             name="Swimmer",
             xml_file="swimmer.xml",
             # No contacts: one iteration is exact, and two updates stand in for v5's RK4.
@@ -233,11 +265,16 @@ TASKS: dict[str, TaskSpec] = {
 }
 
 
+def task_names(family: str) -> list[str]:
+    """The tasks of one family ("gymnasium" or "playground"), in name order."""
+    return sorted(name for name, spec in TASKS.items() if spec.family == family)
+
+
 def task_for_model(path: str | os.PathLike | None, default: str | None = DEFAULT_TASK) -> TaskSpec | None:
     """The task that ships a model of this file name (``humanoid.xml``: Humanoid), else ``default``'s."""
     if path is not None:
         for spec in TASKS.values():
-            if spec.xml_file == Path(path).name:
+            if Path(spec.xml_file).name == Path(path).name:
                 return spec
     return None if default is None else TASKS[default]
 

@@ -98,7 +98,26 @@ void BindEnvs(py::module_& m) {
             for (const ObservationLayout::Part& p : t.observation_layout().parts()) out[py::str(p.name)] = p.size;
             return out;
           },
-          "Gymnasium's observation_structure: the observation's parts and their sizes.");
+          "Gymnasium's observation_structure: the observation's parts and their sizes.")
+      .def_property_readonly(
+          "observation_keys",
+          [](const Task& t) {
+            py::list out;
+            for (const ObservationLayout::Key& k : t.observation_layout().keys())
+              out.append(py::make_tuple(k.name, k.offset, k.size));
+            return out;
+          },
+          "(name, offset, size) per key of a Dict observation over the vector; empty: a Box observation.")
+      .def_property_readonly(
+          "action_bounds",
+          [](const Task& t) -> py::object {
+            if (t.action_bounds().empty()) return py::none();
+            py::array_t<float> out({py::ssize_t(t.action_bounds().size()), py::ssize_t(2)});
+            for (size_t i = 0; i < t.action_bounds().size(); ++i)
+              for (int k = 0; k < 2; ++k) out.mutable_data()[2 * i + size_t(k)] = t.action_bounds()[i][size_t(k)];
+            return out;
+          },
+          "(act_dim, 2) low and high of each action entry, or None: the actuators' ctrlrange.");
 
   py::class_<TaskType> task_type(m, "TaskType", "A task kind: its keyword arguments with their defaults, and a factory.");
   DefineTaskKindBasics(task_type);

@@ -82,7 +82,13 @@ void BindModel(py::module_& m) {
       .def(py::init<>())
       .def_readwrite("name", &SiteDesc::name)
       .def_readwrite("body", &SiteDesc::body)
-      .def_readwrite("pos", &SiteDesc::pos);
+      .def_readwrite("pos", &SiteDesc::pos)
+      .def_readwrite("quat", &SiteDesc::quat);
+  py::class_<KeyframeDesc>(m, "KeyframeDesc")
+      .def(py::init<>())
+      .def_readwrite("name", &KeyframeDesc::name)
+      .def_readwrite("qpos", &KeyframeDesc::qpos)
+      .def_readwrite("ctrl", &KeyframeDesc::ctrl);
   py::class_<CameraDesc>(m, "CameraDesc")
       .def(py::init<>())
       .def_readwrite("name", &CameraDesc::name)
@@ -149,6 +155,7 @@ void BindModel(py::module_& m) {
       .def_readwrite("cameras", &ModelDesc::cameras)
       .def_readwrite("mj_body_frames", &ModelDesc::mj_body_frames)
       .def_readwrite("excluded_pairs", &ModelDesc::excluded_pairs)
+      .def_readwrite("keyframes", &ModelDesc::keyframes)
       .def_readwrite("nq", &ModelDesc::nq)
       .def_readwrite("nv", &ModelDesc::nv)
       .def_readwrite("mj_nbody", &ModelDesc::mj_nbody)

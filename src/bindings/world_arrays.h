@@ -1,6 +1,7 @@
 // NumPy views of a robot's state, shared by the World and task-core bindings.
 #pragma once
 
+#include "physics/world/sensors.h"
 #include "physics/world/world.h"
 #include "tasks/com_terms.h"
 #include "tasks/contact_terms.h"
@@ -68,6 +69,28 @@ py::array_t<float> ComTermArray(const Robot& w, Term term) {
   return out;
 }
 
+// What MuJoCo's site sensor `kind` reads for site `site`; ValueError naming a kind or site it lacks.
+inline py::array_t<float> SiteSensorValue(const Robot& w, const std::string& kind, int site) {
+  if (site < 0 || site >= int(w.model().desc().sites.size()))
+    throw py::value_error("site " + std::to_string(site) + " is not a site of model '" + w.model().desc().name + "'");
+  using Reader = JPH::Vec3 (*)(const Robot&, int);
+  static const std::pair<const char*, Reader> kinds[] = {
+      {"gyro", sensors::Gyro}, {"velocimeter", sensors::Velocimeter}, {"accelerometer", sensors::Accelerometer},
+      {"framexaxis", sensors::FrameXAxis}, {"framezaxis", sensors::FrameZAxis},
+      {"framelinvel", sensors::FrameLinVel}, {"frameangvel", sensors::FrameAngVel}};
+  std::string known;
+  for (const auto& [name, read] : kinds) {
+    if (kind == name) {
+      const JPH::Vec3 v = read(w, site);
+      py::array_t<float> out(3);
+      for (int k = 0; k < 3; ++k) out.mutable_data()[k] = v[k];
+      return out;
+    }
+    known += (known.empty() ? "" : ", ") + std::string(name);
+  }
+  throw py::value_error("unknown site sensor '" + kind + "'; known: " + known);
+}
+
 inline const char* BodyComDoc() { return "Centre of mass of each simulated body (world axes, from the robot's origin)."; }
 
 // The class's methods over its robot, shared by World and the task-core classes.
@@ -114,6 +137,21 @@ void DefineWorldViews(Class& cls, WithWorld with_world) {
              return out;
            }),
            "World position of each model site, (num_sites, 3).")
+      .def(
+          "site_sensor",
+          [view](Self& self, const std::string& kind, int site) {
+            return view([&kind, site](Robot& w) { return SiteSensorValue(w, kind, site); })(self);
+          },
+          py::arg("kind"), py::arg("site"),
+          "What MuJoCo's site sensor `kind` (gyro, velocimeter, accelerometer, framexaxis, framezaxis, "
+          "framelinvel, frameangvel) reads for site index `site`, from the current state.")
+      .def_property_readonly("actuator_force", view([](Robot& w) {
+                               const std::vector<float>& f = w.actuator_forces();
+                               py::array_t<float> out(py::ssize_t(f.size()));
+                               std::copy(f.begin(), f.end(), out.mutable_data());
+                               return out;
+                             }),
+                             "MuJoCo's actuator_force of the last physics update (float32 copy, length nu).")
       .def("contact_forces", view([](Robot& w) {
              py::array_t<float> out({py::ssize_t(w.model().desc().mj_nbody), py::ssize_t(6)});
              ExternalContactForces(w, out.mutable_data());

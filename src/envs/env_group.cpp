@@ -25,6 +25,9 @@ EnvGroup::EnvGroup(ModelPtr model, std::shared_ptr<const Task> task, int num_env
   const CompiledModel& m = *model;
   envs_.resize(size_t(num_envs));
   for (Env& e : envs_) {
+    e.ws.rng = &e.rng;  // envs_ is sized once: the pointer stays valid
+    e.ws.memory.assign(size_t(task_->memory_size()), 0.0);
+    e.ws.ctrl.assign(size_t(m.nu()), 0.0f);
     e.ws.qpos.assign(size_t(m.nq()), 0.0f);
     e.ws.qvel.assign(size_t(m.nv()), 0.0f);
     e.ws.contact_forces.assign(size_t(m.desc().mj_nbody) * 6, 0.0f);

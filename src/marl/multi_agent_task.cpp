@@ -42,6 +42,7 @@ void MultiAgentTask::InitWorkspace(MultiAgentWorkspace& ws) const {
     const CompiledModel& m = *robots_[r].model;
     ws.robots[r].qpos.assign(size_t(m.nq()), 0.0f);
     ws.robots[r].qvel.assign(size_t(m.nv()), 0.0f);
+    ws.robots[r].ctrl.assign(size_t(m.nu()), 0.0f);
     ws.robots[r].contact_forces.assign(size_t(m.desc().mj_nbody) * 6, 0.0f);
   }
 }

@@ -86,11 +86,19 @@ struct JointDesc {
   std::array<float, 5> solimp_friction{0.9f, 0.95f, 0.001f, 0.5f, 2.0f};
 };
 
-// A named point on a body (MuJoCo site), used by task rewards.
+// A named frame on a body (MuJoCo site), used by task rewards and sensors.
 struct SiteDesc {
   std::string name;
   int body = -1;               // index into ModelDesc::bodies, -1 for the world
   Vec3f pos{0, 0, 0};          // in that body's frame
+  Quatf quat{1, 0, 0, 0};      // orientation in that body's frame
+};
+
+// A named state of the model (MJCF <key>): where tasks start their episodes.
+struct KeyframeDesc {
+  std::string name;
+  std::vector<float> qpos;  // nq
+  std::vector<float> ctrl;  // nu
 };
 
 // A camera of the model (MJCF <camera>): MuJoCo's mode, its frame on a body (looking
@@ -185,6 +193,7 @@ struct ModelDesc {
   std::vector<CameraDesc> cameras;
   std::vector<BodyFrameDesc> mj_body_frames;  // one per MuJoCo body, world included
   std::vector<std::array<int, 2>> excluded_pairs;  // body index pairs, -1 = world
+  std::vector<KeyframeDesc> keyframes;
   int nq = 0;
   int nv = 0;
   int mj_nbody = 0;                   // MuJoCo's body count, world included

@@ -8,6 +8,7 @@
 #include "tasks/rng.h"
 #include "tasks/task_layout.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,14 @@ struct TaskWorkspace {
   std::vector<float> qpos;
   std::vector<float> qvel;
   std::vector<float> contact_forces;  // cfrc_ext, 6 per MuJoCo body
+  std::vector<float> ctrl;            // nu: the controls a task makes of an action (Task::Actuate)
   JPH::RVec3 tracked_before;          // the point whose velocity a task rewards, before the step
+  // What a task carries from step to step of an episode (a command, the last action),
+  // Task::memory_size values that SampleInitialState sets.
+  std::vector<double> memory;
+  // The env's random stream, for tasks that also draw during an episode (observation noise,
+  // new commands); null where the env kind gives none.
+  Rng* rng = nullptr;
 };
 
 class Task {
@@ -35,6 +43,9 @@ class Task {
   int act_dim() const { return act_dim_; }
   int frame_skip() const { return frame_skip_; }
   float dt() const { return dt_; }  // model timestep x frame_skip
+  int memory_size() const { return memory_size_; }
+  // Gymnasium's action_space bounds per action entry; empty: the actuators' ctrlrange.
+  const std::vector<std::array<float, 2>>& action_bounds() const { return action_bounds_; }
   const ObservationLayout& observation_layout() const { return observation_; }
   const InfoLayout& info_layout() const { return info_; }
 
@@ -48,7 +59,7 @@ class Task {
   // frame_skip steps of its world (which may step other robots too) the task scores it.
   void Prepare(Robot& robot, const float* action, TaskWorkspace& ws) const {
     BeforePhysics(robot, ws);
-    robot.SetControls(action);
+    Actuate(robot, action, ws);
   }
   StepOutcome Finish(Robot& robot, const float* action, TaskWorkspace& ws, double* info) const {
     return Score(robot, action, ws, InfoRow(info));
@@ -59,11 +70,17 @@ class Task {
 
   // Called before the physics steps, e.g. to record ws.tracked_before.
   virtual void BeforePhysics(const Robot& /*robot*/, TaskWorkspace& /*ws*/) const {}
+  // How an action becomes the robot's controls; by default it is the controls.
+  virtual void Actuate(Robot& robot, const float* action, TaskWorkspace& /*ws*/) const { robot.SetControls(action); }
+  // The env's random stream; std::logic_error if the env kind running the task gives none.
+  static Rng& StreamOf(TaskWorkspace& ws);
   // Reward, termination and info of the transition that the physics steps just made.
   virtual StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const = 0;
 
   ObservationLayout observation_;  // declared by the constructor of each task
   InfoLayout info_;
+  int memory_size_ = 0;
+  std::vector<std::array<float, 2>> action_bounds_;
 
  private:
   int act_dim_;

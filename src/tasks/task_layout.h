@@ -22,11 +22,22 @@ class ObservationLayout {
   // An entry of observation_structure that is not in the vector (v5's "skipped_qpos").
   void Note(std::string name, int size) { parts_.push_back({std::move(name), size, false}); }
 
+  // A named key of a Dict observation: the vector's entries [offset, offset + size). A task
+  // that declares keys is observed as a Dict of them (EnvPool's "state", "privileged_state").
+  struct Key {
+    std::string name;
+    int offset;
+    int size;
+  };
+  void AddKey(std::string name, int offset, int size) { keys_.push_back({std::move(name), offset, size}); }
+
   int size() const { return size_; }
   const std::vector<Part>& parts() const { return parts_; }
+  const std::vector<Key>& keys() const { return keys_; }
 
  private:
   std::vector<Part> parts_;
+  std::vector<Key> keys_;
   int size_ = 0;
 };
 

@@ -13,7 +13,6 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
 from gymnasium.utils import EzPickle
 
 from joltgym import _native
@@ -22,6 +21,7 @@ from joltgym.divergence import DIVERGED_KEY, warn_diverged
 from joltgym.model import JoltModel, SolverSettings
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings, camera_settings
 from joltgym.seeding import EpisodeSeeds
+from joltgym.spaces import ObservationView, action_space, observation_space
 from joltgym.tasks import task_spec
 
 _POSITIONAL = inspect.Parameter.POSITIONAL_OR_KEYWORD
@@ -41,10 +41,13 @@ def env_signature(task_name: str) -> inspect.Signature:
     native = spec.native.defaults
     task_parameters = [inspect.Parameter(name, _POSITIONAL, default=value, annotation=_annotation(value))
                        for name, value in native.items() if name != "frame_skip"]
+    # Tasks with EnvPool's conventions step ctrl_dt / sim_dt physics steps and take no frame_skip.
+    frame_skip = ([inspect.Parameter("frame_skip", _POSITIONAL, default=native["frame_skip"], annotation="int")]
+                  if "frame_skip" in native else [])
     return inspect.Signature([
         inspect.Parameter("self", _POSITIONAL),
         inspect.Parameter("xml_file", _POSITIONAL, default=spec.xml_file, annotation="str"),
-        inspect.Parameter("frame_skip", _POSITIONAL, default=native["frame_skip"], annotation="int"),
+        *frame_skip,
         inspect.Parameter("default_camera_config", _POSITIONAL, default=None, annotation="dict | None"),
         *task_parameters,
         inspect.Parameter("solver", _POSITIONAL, default=None, annotation="SolverSettings | str | None"),
@@ -143,19 +146,19 @@ class JoltEnv(ClosesItsRenderer, gym.Env, EzPickle):
             self._core.render,
         )
         self.observation_structure = self.task.observation_structure
-        low, high = self.model.ctrl_range.astype(np.float32).T
-        self.action_space = spaces.Box(low=low, high=high, dtype=np.float32)
-        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(self.task.obs_dim,), dtype=np.float32)
+        self.action_space = action_space(self.task, self.model)
+        self.observation_space = observation_space(self.task)
+        self._view = ObservationView(self.task)
         self.init_qpos = self.model.init_qpos.copy()
         self.init_qvel = self.model.init_qvel.copy()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         self._check_open()
         super().reset(seed=seed)
-        result = self._core.reset(self._episode_seeds.next(seed, self.np_random))
+        obs, info = self._core.reset(self._episode_seeds.next(seed, self.np_random))
         if self.render_mode == "human":  # Gymnasium's "human" mode draws on every reset and step
             self.render()
-        return result
+        return self._view(obs), info
 
     def step(self, action):
         self._check_open()
@@ -165,7 +168,7 @@ class JoltEnv(ClosesItsRenderer, gym.Env, EzPickle):
             warn_diverged(self.spec.id if self.spec else type(self).__name__)
         if self.render_mode == "human":
             self.render()
-        return obs, reward, terminated, diverged and not terminated, info
+        return self._view(obs), reward, terminated, diverged and not terminated, info
 
     @property
     def qpos(self) -> np.ndarray:

@@ -14,7 +14,7 @@ import threading
 from typing import Any
 
 import numpy as np
-from gymnasium import error, spaces
+from gymnasium import error
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -22,6 +22,7 @@ from joltgym import _native
 from joltgym.divergence import DIVERGED_KEY, warn_diverged
 from joltgym.model import SolverSettings
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, RenderSettings, VectorRenderer, camera_settings
+from joltgym.spaces import ObservationView, action_space, observation_space
 from joltgym.tasks import TASKS, task_for_model, task_spec
 
 _NATIVE_MODES = {
@@ -152,9 +153,9 @@ class JoltVectorEnv(VectorEnv):
             raise ValueError(f"render_envs must list env indices in [0, {self.num_envs}), got {render_envs!r}")
         self._renderer = VectorRenderer.of_pool(self._pool, self.render_envs, self._render_settings, self._lock,
                                                 self._check_open, mosaic=self.render_mosaic)
-        low, high = self.model.ctrl_range.astype(np.float32).T
-        self.single_action_space = spaces.Box(low=low, high=high, dtype=np.float32)
-        self.single_observation_space = spaces.Box(-np.inf, np.inf, shape=(self.task.obs_dim,), dtype=np.float32)
+        self.single_action_space = action_space(self.task, self.model)
+        self.single_observation_space = observation_space(self.task)
+        self._view = ObservationView(self.task)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
 
@@ -209,7 +210,7 @@ class JoltVectorEnv(VectorEnv):
                 self._pool.reset_into(self._obs, self._infos, None, wanted & ~seeded)
         reset_envs = np.ones(self.num_envs, bool) if mask is None else mask
         infos = self._info_dict(self._infos, lambda at_reset: reset_envs.copy(), reset_keys_only=True)
-        return self._obs, infos
+        return self._view(self._obs), infos
 
     def _seed_array(self, seed) -> tuple[np.ndarray, np.ndarray]:
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
@@ -247,7 +248,7 @@ class JoltVectorEnv(VectorEnv):
             self._obs = obs
             if diverged or (reset and self._same_step):
                 self._report_step_events(infos, diverged, reset)
-            return obs, rewards, terminated, truncated, infos
+            return self._view(obs), rewards, terminated, truncated, infos
 
     def _report_step_events(self, infos: dict[str, Any], diverged: bool, reset: bool) -> None:
         """Adds to a step's infos what only some steps have: diverged envs (also warned of) and, in
@@ -260,7 +261,7 @@ class JoltVectorEnv(VectorEnv):
             ended = self._was_reset.copy()
             final_obs = np.empty(self.num_envs, dtype=object)
             for i in np.flatnonzero(ended):
-                final_obs[i] = self._final_obs[i].copy()
+                final_obs[i] = self._view(self._final_obs[i].copy())
             final_info = self._info_dict(self._final_infos, lambda at_reset: ended.copy())
             if diverged:
                 final_info[DIVERGED_KEY], final_info["_" + DIVERGED_KEY] = self._diverged.copy(), self._diverged.copy()

@@ -104,6 +104,9 @@ CompiledModel::CompiledModel(const ModelDesc& desc) : desc_(desc) {
   for (const SiteDesc& site : desc_.sites)
     if (site.body < -1 || site.body >= int(bodies_.size()))
       throw std::invalid_argument("site '" + site.name + "': body index out of range");
+  for (const KeyframeDesc& key : desc_.keyframes)
+    if (int(key.qpos.size()) != desc_.nq || key.ctrl.size() != desc_.actuators.size())
+      throw std::invalid_argument("keyframe '" + key.name + "': needs nq qpos and nu ctrl values");
   max_contacts_ = 64 + 16 * int(bodies_.size());
 }
 
@@ -478,6 +481,18 @@ void CompiledModel::CompileSelfContacts(ModelCollisionFilter& filter) {
       filter.Allow(ba.collision_entry, bb.collision_entry, false);
       if (!pair.geoms.empty()) self_contacts_.push_back(std::move(pair));
     }
+}
+
+int CompiledModel::FindSite(const std::string& name, const std::string& what) const {
+  for (size_t i = 0; i < desc_.sites.size(); ++i)
+    if (desc_.sites[i].name == name) return int(i);
+  throw std::invalid_argument(what + " needs a site named '" + name + "'; model '" + desc_.name + "' has none");
+}
+
+const KeyframeDesc& CompiledModel::FindKeyframe(const std::string& name, const std::string& what) const {
+  for (const KeyframeDesc& key : desc_.keyframes)
+    if (key.name == name) return key;
+  throw std::invalid_argument(what + " needs a keyframe named '" + name + "'; model '" + desc_.name + "' has none");
 }
 
 }  // namespace joltgym

@@ -146,6 +146,10 @@ class CompiledModel {
   explicit CompiledModel(const ModelDesc& desc);
 
   const ModelDesc& desc() const { return desc_; }
+  // The site or keyframe of that name; std::invalid_argument saying that `what` needs it
+  // when the model has none.
+  int FindSite(const std::string& name, const std::string& what) const;
+  const KeyframeDesc& FindKeyframe(const std::string& name, const std::string& what) const;
   const std::vector<CompiledBody>& bodies() const { return bodies_; }
   const std::vector<CompiledJoint>& joints() const { return joints_; }
   const std::vector<CompiledActuator>& actuators() const { return actuators_; }

@@ -64,6 +64,18 @@ class Robot : private BiasAccelerationSource {
   JPH::RVec3 SitePosition(int site) const;
   JPH::RVec3 MjBodyPosition(int mj_body) const;
   JPH::RVec3 MjBodyCentreOfMass(int mj_body) const;
+  // Orientation of a site's frame in the world; world-frame velocity of its point and angular
+  // velocity of its body, as MuJoCo's kinematics of the robot's qpos and qvel give them;
+  // acceleration of its point over the last physics update (zero before the first one),
+  // gravity not removed (robot_sensors.cpp; physics/world/sensors.h turns them into MuJoCo's
+  // sensors).
+  JPH::Quat SiteRotation(int site) const;
+  JPH::Vec3 SiteLinearVelocity(int site) const;
+  JPH::Vec3 SiteAngularVelocity(int site) const;
+  JPH::Vec3 SiteLinearAcceleration(int site) const;
+  // Force of each actuator in the last physics update, after its forcerange (MuJoCo's
+  // actuator_force, length nu).
+  const std::vector<float>& actuator_forces() const { return actuator_force_; }
   // Centre of mass of a simulated body, relative to the origin.
   JPH::RVec3 BodyCentreOfMass(int body) const { return bodies_[size_t(body)]->GetCenterOfMassPosition() - origin_; }
 
@@ -151,6 +163,8 @@ class Robot : private BiasAccelerationSource {
   JPH::Quat ParentRotation(int body) const;
   JPH::RMat44 ParentTransform(int body) const;
   JPH::Vec3 PointVelocity(int body, JPH::RVec3 point) const;
+  // Records the bodies' velocities as where the next update starts from.
+  void RecordVelocities();
   // A point given in a simulated body's frame (body -1: the world), relative to the origin.
   JPH::RVec3 PointInRobotFrame(int body, const Vec3f& pos) const;
 
@@ -161,6 +175,12 @@ class Robot : private BiasAccelerationSource {
     JPH::Vec3 w;
     JPH::Vec3 v;  // velocity of the frame origin
   };
+  // Each body's frame for qpos and qvel in the robot's layout (MuJoCo's forward kinematics).
+  void ForwardKinematics(const float* qpos, const float* qvel, std::vector<KinematicFrame>& frames) const;
+  // The frame of a simulated body as forward kinematics of GetQpos and GetQvel place it: after
+  // an update Jolt's own body velocities may differ a little from the joints' rates (a leg's
+  // distal links most), and MuJoCo's sensors read the rates. Computed once per state.
+  const KinematicFrame& SensorFrame(int body) const;
 
   ModelPtr model_;
   World* world_;
@@ -189,6 +209,15 @@ class Robot : private BiasAccelerationSource {
   std::vector<float> row_effort_;                    // per joint, force its drive row delivers
   std::vector<float> last_raw_angle_;
   std::vector<float> qfrc_actuator_;
+  std::vector<float> actuator_force_;
+  // per body, its velocities when the last physics update began (SiteLinearAcceleration)
+  std::vector<JPH::Vec3> linear_velocity_before_, angular_velocity_before_;
+  bool updated_since_state_set_ = false;  // whether those are of an update from the current state
+  std::uint64_t state_sets_ = 0;          // SetState and RestoreInitialState calls so far
+  // SensorFrame's frames, and the (update_count_, state_sets_) they are of
+  mutable std::vector<KinematicFrame> sensor_frames_;
+  mutable std::vector<float> sensor_qpos_, sensor_qvel_;
+  mutable std::pair<std::uint64_t, std::uint64_t> sensor_frames_of_{~0ull, ~0ull};
   std::vector<Motion> body_motion_, body_bias_;       // per body, scratch for ComputeBiasAccelerations
   std::vector<BiasAcceleration> bias_accel_;         // per body, for the soft contacts' rows
   bool biases_fresh_ = false;                        // bias_accel_ is this update's

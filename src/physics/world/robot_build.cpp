@@ -42,6 +42,7 @@ Robot::Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin)
   angle_.assign(m.joints().size(), 0.0f);
   last_raw_angle_.assign(m.joints().size(), 0.0f);
   qfrc_actuator_.assign(size_t(m.nv()), 0.0f);
+  actuator_force_.assign(size_t(m.nu()), 0.0f);
   frames_.resize(m.bodies().size());
   gimbal_.resize(m.bodies().size());
   gimbal_next_.resize(m.bodies().size());

@@ -11,6 +11,7 @@
 namespace joltgym {
 
 void Robot::BeforeUpdate(float h) {
+  RecordVelocities();
   ++update_count_;  // the joint rates of JointRateThisUpdate are those of this update's start
   biases_fresh_ = false;
   if (!mujoco_euler_trees_.empty()) {
@@ -71,6 +72,7 @@ void Robot::AppendSoftContactForces(std::vector<ContactForce>& out) const {
 
 void Robot::AfterUpdate(float h) {
   last_update_dt_ = h;
+  updated_since_state_set_ = true;
   // In each position iteration Jolt corrects its contacts after the constraints, so a contact
   // that reaches into a tree (HumanoidStandup's hands start inside its hips) leaves the anchors
   // the articulation closed pushed apart. Placed once more, the tree's state is on its joints
@@ -126,6 +128,7 @@ void Robot::ApplyActuation() {
               a.bias_velocity * velocity;
     }
     if (a.forcelimited) force = std::clamp(force, a.force_lo, a.force_hi);
+    actuator_force_[i] = force;
     qfrc_actuator_[m.joints()[a.joint].dofadr] += a.gear * force;
   }
   for (int j : m.actuated_joints()) {

@@ -170,10 +170,8 @@ void Robot::GetQvel(float* qvel) const {
   }
 }
 
-void Robot::SetState(const float* qpos, const float* qvel) {
+void Robot::ForwardKinematics(const float* qpos, const float* qvel, std::vector<KinematicFrame>& frames) const {
   const CompiledModel& m = *model_;
-  JPH::BodyInterface& bi = world_->system_.GetBodyInterfaceNoLock();
-  std::vector<KinematicFrame>& frames = frames_;
   for (size_t i = 0; i < m.bodies().size(); ++i) {
     const CompiledBody& cb = m.bodies()[i];
     KinematicFrame f;
@@ -229,8 +227,17 @@ void Robot::SetState(const float* qpos, const float* qvel) {
       }
     }
     frames[i] = f;
+  }
+}
+
+void Robot::SetState(const float* qpos, const float* qvel) {
+  const CompiledModel& m = *model_;
+  JPH::BodyInterface& bi = world_->system_.GetBodyInterfaceNoLock();
+  ForwardKinematics(qpos, qvel, frames_);
+  for (size_t i = 0; i < m.bodies().size(); ++i) {
+    const KinematicFrame& f = frames_[i];
     JPH::Body& body = *bodies_[i];
-    const JPH::Vec3 com_offset = f.rot * cb.com_local;
+    const JPH::Vec3 com_offset = f.rot * m.bodies()[i].com_local;
     bi.SetPositionAndRotation(body.GetID(), f.pos, f.rot, JPH::EActivation::Activate);
     bi.SetLinearAndAngularVelocity(body.GetID(), f.v + f.w.Cross(com_offset), f.w);
   }
@@ -241,6 +248,8 @@ void Robot::SetState(const float* qpos, const float* qvel) {
     angle_[j] = qpos[joint.qposadr] - joint.qpos0[0];
     last_raw_angle_[j] = MeasureAngle(joint);
   }
+  updated_since_state_set_ = false;
+  ++state_sets_;
 }
 
 void Robot::RestoreInitialState() {
@@ -248,7 +257,10 @@ void Robot::RestoreInitialState() {
   std::fill(last_raw_angle_.begin(), last_raw_angle_.end(), 0.0f);
   RefreshGimbals();
   std::fill(qfrc_actuator_.begin(), qfrc_actuator_.end(), 0.0f);
+  std::fill(actuator_force_.begin(), actuator_force_.end(), 0.0f);
   std::fill(ctrl_.begin(), ctrl_.end(), 0.0f);
+  updated_since_state_set_ = false;
+  ++state_sets_;
 }
 
 void Robot::TrackAngles() {

@@ -1,0 +1,16 @@
+"""joltgym/Go1JoystickFlatTerrain-v0: MuJoCo Playground's Go1 joystick task with EnvPool 1.2.5's conventions."""
+
+from joltgym.envs.base import task_env, vector_env_factory
+
+Go1JoystickFlatTerrainEnv = task_env(
+    "Go1JoystickFlatTerrain",
+    __name__,
+    """Follow a commanded forward, sideways and turning velocity on flat ground with the Unitree Go1
+    of MuJoCo Playground (its model comes from ``pip install "joltgym[robots]"``). As EnvPool's
+    ``Go1JoystickFlatTerrain-v1``: a Dict observation of the policy's noisy ``state`` (48) and the
+    critic's ``privileged_state`` (123), actions in [-1, 1] that move the 12 PD targets by
+    ``action_scale`` about the home pose, 16 reward terms reported as ``info["reward_<term>"]``, a
+    command resampled every few seconds (``info["command"]``), 1000-step episodes; every config
+    field of EnvPool's spec is a keyword argument with its default.""",
+)
+Go1JoystickFlatTerrainVectorEnv = vector_env_factory("Go1JoystickFlatTerrain")

@@ -1,0 +1,31 @@
+// MuJoCo's site sensors, computed from a robot's current state: each function returns what
+// the sensor of its name reads for that site (velocities and accelerations of the site's
+// body; world-frame vectors unless the name says the site's frame).
+#pragma once
+
+#include "physics/world/robot.h"
+
+namespace joltgym::sensors {
+
+// gyro: the body's angular velocity in the site's frame.
+inline JPH::Vec3 Gyro(const Robot& robot, int site) {
+  return robot.SiteRotation(site).Conjugated() * robot.SiteAngularVelocity(site);
+}
+// velocimeter: the site point's velocity in the site's frame.
+inline JPH::Vec3 Velocimeter(const Robot& robot, int site) {
+  return robot.SiteRotation(site).Conjugated() * robot.SiteLinearVelocity(site);
+}
+// accelerometer: the site point's acceleration less gravity, in the site's frame (at rest it
+// reads +g upwards).
+inline JPH::Vec3 Accelerometer(const Robot& robot, int site) {
+  const Vec3f& g = robot.model().desc().gravity;
+  return robot.SiteRotation(site).Conjugated() * (robot.SiteLinearAcceleration(site) - JPH::Vec3(g[0], g[1], g[2]));
+}
+// framexaxis, framezaxis: the site frame's axes in the world.
+inline JPH::Vec3 FrameXAxis(const Robot& robot, int site) { return robot.SiteRotation(site) * JPH::Vec3::sAxisX(); }
+inline JPH::Vec3 FrameZAxis(const Robot& robot, int site) { return robot.SiteRotation(site) * JPH::Vec3::sAxisZ(); }
+// framelinvel, frameangvel.
+inline JPH::Vec3 FrameLinVel(const Robot& robot, int site) { return robot.SiteLinearVelocity(site); }
+inline JPH::Vec3 FrameAngVel(const Robot& robot, int site) { return robot.SiteAngularVelocity(site); }
+
+}  // namespace joltgym::sensors
