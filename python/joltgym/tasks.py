@@ -43,6 +43,8 @@ class TaskSpec:
     # Sets task parameters that live in the model (gains, timestep) on the compiled MuJoCo model,
     # given the task's keyword arguments over their defaults; the native task checks they match.
     edit_model: Callable[[mujoco.MjModel, dict[str, Any]], None] | None = None
+    # Named per-env randomisations (randomize="playground"; joltgym.randomization).
+    randomizations: dict[str, tuple] = field(default_factory=dict)
     # Whose task it reproduces: "gymnasium" (its v5 MuJoCo env, same id without the version) or
     # "playground" (MuJoCo Playground's, as EnvPool 1.2.5's <Name>-v1 ports it).
     family: str = "gymnasium"
@@ -135,6 +137,17 @@ def _playground_gains(mj_model: mujoco.MjModel, parameters: dict[str, Any]) -> N
     mj_model.dof_damping[6:] = parameters["kd"]
     mj_model.actuator_gainprm[:, 0] = parameters["kp"]
     mj_model.actuator_biasprm[:, 1] = -parameters["kp"]
+
+
+# MuJoCo Playground's Go1 domain randomisation (go1/randomize.py) but for its centre-of-mass
+# and qpos0 jitters, which joltgym's parameters do not hold yet.
+_GO1_RANDOMIZATION = (
+    ("floor_friction", "set", 0.4, 1.0),
+    ("joint_frictionloss", "scale", 0.9, 1.1, range(1, 13)),
+    ("joint_armature", "scale", 1.0, 1.05, range(1, 13)),
+    ("body_mass", "scale", 0.9, 1.1),
+    ("body_mass", "add", -1.0, 1.0, [0]),  # the trunk
+)
 
 
 def _articulated(substeps: int, velocity_iterations: int, **kwargs: Any) -> SolverSettings:
@@ -249,6 +262,7 @@ TASKS: dict[str, TaskSpec] = {
             max_episode_steps=1000,
             camera={"distance": 1.5, "elevation": -20.0},
             edit_model=_playground_gains,
+            randomizations={"playground": _GO1_RANDOMIZATION},
             family="playground",
         ),
         TaskSpec(

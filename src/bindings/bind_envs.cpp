@@ -1,6 +1,7 @@
 // Tasks by name with their keyword arguments, and the single-environment core. They
 // convert and validate inputs, release the GIL around native work and return fresh
 // arrays; the logic lives in src/tasks.
+#include "bindings/physics_parameters.h"
 #include "bindings/array_convert.h"
 #include "bindings/bindings.h"
 #include "bindings/render_frame.h"
@@ -177,6 +178,10 @@ void BindEnvs(py::module_& m) {
           "The task's observation of the current state (e.g. after set_state).");
   DefRender<TaskCore>(core, [](TaskCore& s, auto&& f) { s.WithWorld(f); });
   DefineWorldViews(core, [](TaskCore& s, auto&& f) { return s.WithRobot(f); });
+  DefinePhysicsParameters(
+      core, [](TaskCore&) { return py::ssize_t(1); },
+      [](TaskCore& s, int, auto&& f) -> decltype(auto) { return s.WithRobot(f); },
+      [](TaskCore& s, const std::shared_ptr<const Randomization>& r) { s.SetRandomization(r); }, true);
   BindNamedCores(m, core);
 }
 

@@ -1,6 +1,7 @@
 // WorldPool: batched stepping into caller-owned NumPy buffers with the GIL released.
 #include "bindings/array_convert.h"
 #include "bindings/bindings.h"
+#include "bindings/physics_parameters.h"
 #include "bindings/render_frame.h"
 
 #include "envs/action_check.h"
@@ -321,6 +322,10 @@ void BindPool(py::module_& m) {
           py::arg("actions"), "Step every env; returns (obs, rewards, terminated, truncated).");
   DefRenderOfEach<WorldPool>(pool, [](WorldPool& p) { return p.num_envs(); },
                              [](WorldPool& p, int env) { return p.RobotOfEnv(env); });
+  DefinePhysicsParameters(
+      pool, [](WorldPool& p) { return py::ssize_t(p.num_envs()); },
+      [](WorldPool& p, int i, auto&& f) -> decltype(auto) { return p.WithRobotOfEnv(i, f); },
+      [](WorldPool& p, const std::shared_ptr<const Randomization>& r) { p.SetRandomization(r); }, false);
 }
 
 }  // namespace joltgym::bindings

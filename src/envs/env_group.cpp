@@ -43,6 +43,7 @@ void EnvGroup::Reset(int k, std::uint64_t seed, float* obs, double* info) {
     world_.RestoreRobotInitialState(k);
   }
   Robot& robot = world_.robot(k);
+  if (randomization_) randomization_->Apply(robot, seed);
   task_->SampleInitialState(robot, e.rng, e.ws);
   robot.SetState(e.ws.qpos.data(), e.ws.qvel.data());
   task_->Observe(robot, e.ws, obs);

@@ -9,6 +9,7 @@
 // touch nothing through Jolt (CanShareWorld), so that each can be reset alone.
 #pragma once
 
+#include "envs/randomization.h"
 #include "physics/world/world.h"
 #include "tasks/task.h"
 
@@ -39,6 +40,8 @@ class EnvGroup {
   StepOutcome Finish(int k, const float* action, float* obs, double* info);
   // The task's observation of env k's current state.
   void Observe(int k, float* obs) { task_->Observe(world_.robot(k), envs_[size_t(k)].ws, obs); }
+  // Physical parameters drawn for each env at its resets from now on; null: none drawn.
+  void SetRandomization(std::shared_ptr<const Randomization> randomization) { randomization_ = std::move(randomization); }
 
  private:
   struct Env {
@@ -47,6 +50,7 @@ class EnvGroup {
   };
 
   std::shared_ptr<const Task> task_;
+  std::shared_ptr<const Randomization> randomization_;
   World world_;
   std::vector<Env> envs_;
 };

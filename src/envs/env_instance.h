@@ -27,6 +27,7 @@ class EnvInstance {
   }
   // The task's observation of the current state.
   void Observe(float* obs) { group_.Observe(0, obs); }
+  void SetRandomization(std::shared_ptr<const Randomization> randomization) { group_.SetRandomization(std::move(randomization)); }
 
  private:
   EnvGroup group_;

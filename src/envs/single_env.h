@@ -44,6 +44,11 @@ class SingleEnv {
     return f(env_.robot());
   }
 
+  void SetRandomization(std::shared_ptr<const Randomization> randomization) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    env_.SetRandomization(std::move(randomization));
+  }
+
  private:
   std::mutex mutex_;
   EnvInstance env_;

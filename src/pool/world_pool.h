@@ -13,6 +13,7 @@
 #include "pool/packing.h"
 #include "pool/thread_pool.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -73,6 +74,16 @@ class WorldPool {
   decltype(auto) WithWorld(int i, F&& f) {
     std::lock_guard<std::mutex> lock(mutex_);
     return f(groups_.at(size_t(packing_.WorldOf(i)))->world());
+  }
+  // Physical parameters drawn for every env at its resets from now on; null: none drawn.
+  void SetRandomization(const std::shared_ptr<const Randomization>& randomization) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& group : groups_) group->SetRandomization(randomization);
+  }
+  // Runs f(Robot&) on env i's robot under the pool's lock; i in range.
+  template <class F>
+  decltype(auto) WithRobotOfEnv(int i, F&& f) {
+    return WithWorld(i, [&](World& world) -> decltype(auto) { return f(world.robot(std::max(0, RobotOfEnv(i)))); });
   }
   // Env i's robot in its world; -1 when the world holds env i alone.
   int RobotOfEnv(int i) const { return packing_.largest() > 1 ? packing_.IndexInWorld(i) : -1; }

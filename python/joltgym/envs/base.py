@@ -20,6 +20,8 @@ from joltgym.closing import ClosesItsRenderer
 from joltgym.divergence import DIVERGED_KEY, warn_diverged
 from joltgym.model import JoltModel, SolverSettings
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings, camera_settings
+from joltgym import randomization
+from joltgym.randomization import PhysicsParameters
 from joltgym.seeding import EpisodeSeeds
 from joltgym.spaces import ObservationView, action_space, observation_space
 from joltgym.tasks import task_spec
@@ -51,6 +53,7 @@ def env_signature(task_name: str) -> inspect.Signature:
         inspect.Parameter("default_camera_config", _POSITIONAL, default=None, annotation="dict | None"),
         *task_parameters,
         inspect.Parameter("solver", _POSITIONAL, default=None, annotation="SolverSettings | str | None"),
+        inspect.Parameter("randomize", _POSITIONAL, default=None, annotation="str | list | None"),
         inspect.Parameter("render_mode", _POSITIONAL, default=None, annotation="str | None"),
         inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD, annotation="Any"),
     ])
@@ -93,7 +96,7 @@ def _use_the_tasks_own_id(owner: str | None) -> str:
     return "make the id of the task it is a model of"
 
 
-class JoltEnv(ClosesItsRenderer, gym.Env, EzPickle):
+class JoltEnv(ClosesItsRenderer, PhysicsParameters, gym.Env, EzPickle):
     """A task from ``joltgym.tasks`` as a Gymnasium env; subclasses give it v5's signature.
 
     Rendering takes MujocoEnv's keywords: ``render_mode`` ("human", "rgb_array", "depth_array",
@@ -110,6 +113,7 @@ class JoltEnv(ClosesItsRenderer, gym.Env, EzPickle):
         *,
         xml_file: str | None = None,
         solver: SolverSettings | str | None = None,
+        randomize: str | list | None = None,
         render_mode: str | None = None,
         default_camera_config: dict | None = None,
         width: int = DEFAULT_SIZE,
@@ -122,6 +126,7 @@ class JoltEnv(ClosesItsRenderer, gym.Env, EzPickle):
             self,
             xml_file=xml_file,
             solver=solver,
+            randomize=randomize,
             render_mode=render_mode,
             default_camera_config=default_camera_config,
             width=width,
@@ -135,6 +140,7 @@ class JoltEnv(ClosesItsRenderer, gym.Env, EzPickle):
         self.model: JoltModel
         self.model, self.task = spec.load(xml_file, solver, task_kwargs, _use_the_tasks_own_id)
         self._core = _native.TaskCore(self.model.native, self.task)
+        self._core.set_randomization(randomization.normalize(randomize, spec.randomizations, task_name))
         self._episode_seeds = EpisodeSeeds()
         self.frame_skip = self.task.frame_skip
         self.dt = self.task.dt
@@ -169,6 +175,15 @@ class JoltEnv(ClosesItsRenderer, gym.Env, EzPickle):
         if self.render_mode == "human":
             self.render()
         return self._view(obs), reward, terminated, diverged and not terminated, info
+
+    def _physics_owner(self):
+        return self._core
+
+    def set_physics(self, name: str, values) -> None:
+        """Sets a physical parameter of the robot (joltgym.randomization), (size,) values; it holds until
+        set again, or until a reset draws it (``randomize=``)."""
+        self._check_open()
+        self._core.set_physics(name, values)
 
     @property
     def qpos(self) -> np.ndarray:

@@ -22,6 +22,8 @@ from joltgym import _native
 from joltgym.divergence import DIVERGED_KEY, warn_diverged
 from joltgym.model import SolverSettings
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, RenderSettings, VectorRenderer, camera_settings
+from joltgym import randomization
+from joltgym.randomization import PhysicsParameters
 from joltgym.spaces import ObservationView, action_space, observation_space
 from joltgym.tasks import TASKS, task_for_model, task_spec
 
@@ -38,7 +40,7 @@ def _name_the_task(owner: str | None) -> str:
     return f"pass task= with the task it is a model of ({', '.join(TASKS)})"
 
 
-class JoltVectorEnv(VectorEnv):
+class JoltVectorEnv(PhysicsParameters, VectorEnv):
     """``num_envs`` copies of a joltgym task in one native pool.
 
     Args:
@@ -60,6 +62,9 @@ class JoltVectorEnv(VectorEnv):
         copy: return copies of the observation buffer (default) rather than the buffer itself.
         solver: a ``joltgym.SolverSettings``, ``None`` or "default" (the task's own), or the name of
             one of the task's presets (``TaskSpec.presets``, e.g. HalfCheetah's "fast").
+        randomize: physical parameters drawn for each env at every reset (``joltgym.randomization``):
+            draws ``(name, mode, low, high[, elements[, shared]])``, or a preset's name ("playground").
+            ``get_physics(name)`` reads each env's values and ``set_physics(name, values)`` sets them.
         render_mode, width, height, camera_id, camera_name, default_camera_config: as the
             single env takes them; ``render()`` returns one frame per env (a tuple, as
             Gymnasium's vector envs do), or with ``render_mosaic=True`` one image of them all
@@ -79,6 +84,7 @@ class JoltVectorEnv(VectorEnv):
         robots_per_world: int | None = None,
         copy: bool = True,
         solver: SolverSettings | str | None = None,
+        randomize: str | list | None = None,
         render_mode: str | None = None,
         xml_file: str | None = None,
         width: int = DEFAULT_SIZE,
@@ -99,7 +105,7 @@ class JoltVectorEnv(VectorEnv):
         self._init_arguments = (
             (num_envs, model_path),
             dict(task=task, max_episode_steps=max_episode_steps, autoreset_mode=autoreset_mode,
-                 num_threads=num_threads, robots_per_world=robots_per_world, copy=copy, solver=solver, render_mode=render_mode, xml_file=xml_file,
+                 num_threads=num_threads, robots_per_world=robots_per_world, copy=copy, solver=solver, randomize=randomize, render_mode=render_mode, xml_file=xml_file,
                  width=width, height=height, camera_id=camera_id, camera_name=camera_name,
                  default_camera_config=default_camera_config, render_mosaic=render_mosaic,
                  render_envs=render_envs, **task_kwargs),
@@ -135,6 +141,7 @@ class JoltVectorEnv(VectorEnv):
             entropy=entropy,
             robots_per_world=int(robots_per_world or 0),
         )
+        self._pool.set_randomization(randomization.normalize(randomize, spec.randomizations, spec.name))
 
         self.num_envs = int(num_envs)
         self.render_mode = render_mode
@@ -267,6 +274,20 @@ class JoltVectorEnv(VectorEnv):
                 final_info[DIVERGED_KEY], final_info["_" + DIVERGED_KEY] = self._diverged.copy(), self._diverged.copy()
             infos["final_obs"], infos["_final_obs"] = final_obs, ended
             infos["final_info"], infos["_final_info"] = final_info, ended.copy()
+
+    def _physics_owner(self):
+        return self._pool
+
+    def set_physics(self, name: str, values) -> None:
+        """Sets a physical parameter of every env (joltgym.randomization): (num_envs, size) values, or
+        (size,) for all alike; they hold until set again, or until a reset draws them (``randomize=``)."""
+        with self._lock:
+            self._check_open()
+            values = np.asarray(values, np.float32)
+            size = self._pool.model_physics(name).shape[0]
+            if values.shape == (size,):
+                values = np.broadcast_to(values, (self.num_envs, size))
+            self._pool.set_physics(name, np.ascontiguousarray(values))
 
     def _info_dict(self, rows: np.ndarray, mask_of, reset_keys_only: bool = False) -> dict[str, Any]:
         """Gymnasium's infos from native info rows: a copied array per key and its ``_key`` mask

@@ -291,4 +291,8 @@ bool ArticulationConstraint::SolveVelocityConstraint(float) {
   return true;
 }
 
+void ArticulationConstraint::RefreshMasses() {
+  for (BodyInfo& b : bodies_) b.mass = 1.0f / b.body->GetMotionProperties()->GetInverseMass();
+}
+
 }  // namespace joltgym

@@ -58,6 +58,7 @@ class ArticulationConstraint final : public TreeConstraint, public TreeContactSo
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
   void ResetWarmStart() override {}
+  void RefreshMasses() override;
   void SetupVelocityConstraint(float dt) override;
   void WarmStartVelocityConstraint(float ratio) override;
   bool SolveVelocityConstraint(float dt) override;

@@ -308,4 +308,8 @@ bool PlanarArticulationConstraint::SolveVelocityConstraint(float) {
   return true;
 }
 
+void PlanarArticulationConstraint::RefreshMasses() {
+  for (BodyInfo& b : bodies_) b.mass = 1.0 / double(b.body->GetMotionProperties()->GetInverseMass());
+}
+
 }  // namespace joltgym

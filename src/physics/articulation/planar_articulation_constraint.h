@@ -74,6 +74,7 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeCon
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
   void ResetWarmStart() override {}
+  void RefreshMasses() override;
   void SetupVelocityConstraint(float dt) override;
   void WarmStartVelocityConstraint(float ratio) override;
   bool SolveVelocityConstraint(float dt) override;

@@ -33,6 +33,9 @@ class TreeConstraint : public OwnConstraint {
   // noticeable share of a step.
   void PlaceAgainIfMoved(float dt);
 
+  // Takes the bodies' masses again after they changed (Robot::SetParameter).
+  virtual void RefreshMasses() = 0;
+
   // With Jolt's, the limits the last update ended released (JointSpaceSystem::Reset).
   void SaveState(JPH::StateRecorder& stream) const override;
   void RestoreState(JPH::StateRecorder& stream) override;

@@ -40,6 +40,7 @@ struct SoftContactGeom {
   JPH::Mat44 local = JPH::Mat44::sIdentity();  // geom frame in the body frame
   ContactPair pair;
   JPH::uint64 tag = 0;                          // ContactForce::geom_tag: 1 + the owning MuJoCo body
+  const GeomDesc* desc = nullptr;               // the geom's description (its model outlives the constraint)
 };
 
 class SoftContactConstraint final : public OwnConstraint {
@@ -87,6 +88,10 @@ class SoftContactConstraint final : public OwnConstraint {
       f(s.r2, s.num_rows, views);
     }
   }
+  const std::vector<SoftContactGeom>& geoms() const { return geoms_; }
+  // Another friction and softness for geom k's contacts (per-env randomisation); the rows it has
+  // (its condim) stay.
+  void SetPair(size_t k, const ContactPair& pair) { geoms_[k].pair.friction = pair.friction, geoms_[k].pair.soft = pair.soft; }
   // The most contacts that can be active at once (each of up to kMaxRows rows), for the articulation's storage.
   int max_contacts() const { return int(slots_.size()); }
 

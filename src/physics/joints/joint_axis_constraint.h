@@ -97,6 +97,17 @@ class JointAxisConstraint final : public OwnConstraint {
     effort_ = effort;
   }
 
+  // Another armature, implicit damping or dry-friction bound (per-env randomisation); a row the
+  // constraint was built without (JointAxisParams) comes into use, the friction row's softness
+  // stays the model's.
+  void SetArmatureAndDamping(float armature, float damping) {
+    params_.armature = armature;
+    params_.damping = damping;
+    has_drive_ = armature != 0.0f || damping != 0.0f;
+  }
+  void SetFrictionloss(float frictionloss) { params_.frictionloss = frictionloss; }
+  const JointAxisParams& params() const { return params_; }
+
   // Whether the joint's forces go through the drive row instead of onto the bodies (see
   // JointAxisParams::forces_through_row).
   bool takes_joint_forces() const { return has_drive_ && params_.forces_through_row; }

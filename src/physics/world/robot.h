@@ -14,11 +14,13 @@
 #include "physics/joints/gimbal.h"
 #include "physics/joints/joint_axis_constraint.h"
 #include "physics/model/compiled_model.h"
+#include "physics/world/robot_parameter.h"
 
 #include <Jolt/Jolt.h>
 #include <Jolt/Physics/Body/Body.h>
 #include <Jolt/Physics/PhysicsSystem.h>
 
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -73,6 +75,14 @@ class Robot : private BiasAccelerationSource {
   JPH::Vec3 SiteLinearVelocity(int site) const;
   JPH::Vec3 SiteAngularVelocity(int site) const;
   JPH::Vec3 SiteLinearAcceleration(int site) const;
+  // Physical parameters held apart from the model (per-env domain randomisation,
+  // robot_parameters.cpp): ParameterSize values each, the model's until set. SetParameter throws
+  // std::invalid_argument naming the element whose value is out of range (not finite, a mass
+  // <= 0, a negative friction) or that cannot take it (a joint without rows for it).
+  int ParameterSize(RobotParameter p) const;
+  void GetParameter(RobotParameter p, float* values) const;
+  void GetModelParameter(RobotParameter p, float* values) const;
+  void SetParameter(RobotParameter p, const float* values);
   // Force of each actuator in the last physics update, after its forcerange (MuJoCo's
   // actuator_force, length nu).
   const std::vector<float>& actuator_forces() const { return actuator_force_; }
@@ -194,10 +204,12 @@ class Robot : private BiasAccelerationSource {
   std::vector<JPH::Ref<JointAxisConstraint>> axis_rows_;  // per joint, null when not needed
   std::vector<JPH::Ref<SoftContactConstraint>> soft_contacts_;
   std::vector<int> soft_contact_body_;               // the body of each soft contact constraint
+  std::vector<const GeomDesc*> soft_contact_plane_;  // and the scene's plane it is with
   std::vector<JPH::Ref<SelfContactConstraint>> self_contacts_;  // per CompiledModel::self_contacts entry
   std::vector<JPH::RMat44> self_contact_frames_;                 // per body, scratch for their BeginStep
   // per body: the articulation that solves its tree's plane contacts and the body's index there
   std::vector<std::pair<TreeContactSolver*, int>> contact_solver_of_;
+  std::vector<TreeConstraint*> trees_;  // every articulation of its trees
   // The articulations whose trees Jolt's contacts touch (AfterUpdate places them once more).
   std::vector<TreeConstraint*> touched_trees_;
   // The planar articulations stepped as MuJoCo's Euler step (SolverDesc::mujoco_euler): their
@@ -210,6 +222,11 @@ class Robot : private BiasAccelerationSource {
   std::vector<float> last_raw_angle_;
   std::vector<float> qfrc_actuator_;
   std::vector<float> actuator_force_;
+  // The parameters' current values (robot_parameters.cpp), and the gains ApplyActuation and
+  // ApplyJointSprings use: the model's, or what SetParameter set.
+  std::array<std::vector<float>, kRobotParameters> parameters_;
+  std::vector<float> actuator_gain_, actuator_bias_length_;  // per actuator
+  std::vector<float> joint_damping_;                          // per joint
   // per body, its velocities when the last physics update began (SiteLinearAcceleration)
   std::vector<JPH::Vec3> linear_velocity_before_, angular_velocity_before_;
   bool updated_since_state_set_ = false;  // whether those are of an update from the current state

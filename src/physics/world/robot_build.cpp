@@ -57,6 +57,18 @@ Robot::Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin)
   CreateSoftContacts();
   CreateSelfContacts();
   RefreshGimbals();
+  actuator_gain_.resize(m.actuators().size());
+  actuator_bias_length_.resize(m.actuators().size());
+  for (size_t a = 0; a < m.actuators().size(); ++a) {
+    actuator_gain_[a] = m.actuators()[a].gain;
+    actuator_bias_length_[a] = m.actuators()[a].bias_length;
+  }
+  joint_damping_.resize(m.joints().size());
+  for (size_t j = 0; j < m.joints().size(); ++j) joint_damping_[j] = m.joints()[j].damping;
+  for (int p = 0; p < kRobotParameters; ++p) {
+    parameters_[size_t(p)].resize(size_t(ParameterSize(RobotParameter(p))));
+    GetModelParameter(RobotParameter(p), parameters_[size_t(p)].data());
+  }
 }
 
 void Robot::CreateBodies() {
@@ -273,6 +285,7 @@ void Robot::AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::u
       constraint = articulation;
     }
     AddConstraint(constraint);
+    trees_.push_back(constraint);
     if (touched) touched_trees_.push_back(constraint);
     contact_solver_of_.resize(m.bodies().size(), {nullptr, -1});
     for (size_t i = 0; i < local.size(); ++i)
@@ -301,6 +314,7 @@ void Robot::CreateSoftContacts() {
         sg.local = JPH::Mat44::sRotationTranslation(ToQuat(g.quat), ToVec3(g.pos));
         sg.pair = MixContactPair(plane.geom, g, m.timestep());
         sg.tag = JPH::uint64(g.mj_body + 1);
+        sg.desc = &g;
         geoms.push_back(sg);
       }
       if (geoms.empty()) continue;
@@ -315,6 +329,7 @@ void Robot::CreateSoftContacts() {
       }
       soft_contacts_.push_back(c);
       soft_contact_body_.push_back(int(i));
+      soft_contact_plane_.push_back(&plane.geom);
     }
   }
 }

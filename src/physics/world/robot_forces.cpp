@@ -121,11 +121,12 @@ void Robot::ApplyActuation() {
     const CompiledActuator& a = m.actuators()[i];
     float u = ctrl_[i];
     if (a.ctrllimited) u = std::clamp(u, a.ctrl_lo, a.ctrl_hi);
-    float force = a.gain * u;
+    const float gain = actuator_gain_[i];
+    float force = gain * u;
     if (a.affine) {
       const float length = a.gear * ScalarJointQ(a.joint), velocity = a.gear * JointRateThisUpdate(a.joint);
-      force = (a.gain + a.gain_length * length + a.gain_velocity * velocity) * u + a.bias + a.bias_length * length +
-              a.bias_velocity * velocity;
+      force = (gain + a.gain_length * length + a.gain_velocity * velocity) * u + a.bias +
+              actuator_bias_length_[i] * length + a.bias_velocity * velocity;
     }
     if (a.forcelimited) force = std::clamp(force, a.force_lo, a.force_hi);
     actuator_force_[i] = force;
@@ -144,7 +145,8 @@ void Robot::ApplyJointSprings() {
   for (size_t j = 0; j < joints.size(); ++j) {
     const CompiledJoint& joint = joints[j];
     if (joint.stiffness != 0.0f) AddJointEffort(int(j), -joint.stiffness * (ScalarJointQ(int(j)) - joint.springref));
-    if (!joint.implicit_damping && joint.damping != 0.0f) AddJointEffort(int(j), -joint.damping * JointRateThisUpdate(int(j)));
+    if (!joint.implicit_damping && joint_damping_[j] != 0.0f)
+      AddJointEffort(int(j), -joint_damping_[j] * JointRateThisUpdate(int(j)));
   }
 }
 
