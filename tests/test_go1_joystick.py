@@ -172,18 +172,24 @@ def episode_statistics(env, actions_of, steps: int, num_envs: int):
     return np.mean(lengths), {k: np.mean(v) for k, v in terms.items()}
 
 
-def test_random_action_episodes_match_envpools(envpool_env):
+@pytest.mark.parametrize("terrain", ["Flat", "Rough"])
+def test_random_action_episodes_match_envpools(terrain):
     n = 32
     rng = np.random.default_rng(0)
     actions = rng.uniform(-1, 1, (400, n, 12))
-    ours = gym.make_vec(ID, num_envs=n, vectorization_mode="vector_entry_point")
+    ours = gym.make_vec(f"joltgym/Go1Joystick{terrain}Terrain-v0", num_envs=n, vectorization_mode="vector_entry_point")
     ours.reset(seed=0)
+    envpool_env = envpool.make_gymnasium(f"Go1Joystick{terrain}Terrain-v1", num_envs=n, seed=0)
     envpool_env.reset()
     our_length, our_terms = episode_statistics(ours, lambda t: actions[t].astype(np.float32), 400, n)
     their_length, their_terms = episode_statistics(envpool_env, lambda t: actions[t], 400, n)
     assert our_length == pytest.approx(their_length, rel=0.15)  # random actions topple it in about 40 steps
     for key, theirs in their_terms.items():
-        assert our_terms[key] == pytest.approx(theirs, rel=0.25, abs=0.01), key
+        # On rough ground the feet of EnvPool's unconverged solve (the XML's one Newton iteration)
+        # stay down more: a foot is in contact 50% of the steps there, 44% in MuJoCo's converged
+        # solve and 36% in ours, and feet_slip sums the contacts' speeds (docs/robots.md).
+        tolerance = 0.5 if (terrain, key) == ("Rough", "reward_feet_slip") else 0.25
+        assert our_terms[key] == pytest.approx(theirs, rel=tolerance, abs=0.01), key
 
 
 def test_kp_kd_and_sim_dt_are_set_on_the_model_and_checked():
@@ -203,7 +209,7 @@ def test_kp_kd_and_sim_dt_are_set_on_the_model_and_checked():
 
 def test_a_model_without_go1s_parts_is_refused_by_name():
     ant = joltgym.load_model("ant.xml")
-    with pytest.raises(ValueError, match=r"Go1JoystickFlatTerrain needs a sphere geom named 'FR'"):
+    with pytest.raises(ValueError, match=r"Go1Joystick needs a sphere geom named 'FR'"):
         TASKS["Go1JoystickFlatTerrain"].native.create(ant.native, sim_dt=0.01, ctrl_dt=0.05)
 
 

@@ -20,19 +20,18 @@ from robot_scenes import SOLVER, compare  # noqa: E402  (the docs' table and thi
 SCENES = locomotion_scenes()
 # What each scene that does not load yet is refused for, by name.
 NOT_YET = {
-    "go1/scene_mjx_feetonly_bowl.xml": r"geom 'floor': colliding hfield geoms",
-    "go1/scene_mjx_feetonly_rough_terrain.xml": r"geom 'floor': colliding hfield geoms",
     "go1/scene_mjx_fullcollisions_flat_terrain.xml": r"body 'FR_calf': geoms with different condim in one body where "
                                                      r"Jolt's contacts reach it",
     "apollo/scene_mjx_feetonly_flat_terrain.xml": r"<contact><pair>: explicit contact pairs",
-    "berkeley_humanoid/scene_mjx_feetonly_rough_terrain.xml": r"geom 'floor': colliding hfield geoms",
+    "berkeley_humanoid/scene_mjx_feetonly_rough_terrain.xml": r"geom 'l_foot1' of body 'll_faa' touches height field "
+                                                              r"'floor': only spheres collide with height fields",
     "g1/scene_mjx_feetonly.xml": r"<contact><pair>: explicit contact pairs",
     "g1/scene_mjx_feetonly_flat_terrain.xml": r"<contact><pair>: explicit contact pairs",
     "g1/scene_mjx_feetonly_rough_terrain.xml": r"<contact><pair>: explicit contact pairs",
     "t1/scene_mjx_feetonly_flat_terrain.xml": r"body 'left_foot_link': geoms with different contype/conaffinity in one "
                                               r"body where Jolt's contacts reach it",
-    "t1/scene_mjx_feetonly_rough_terrain.xml": r"geom 'floor': colliding hfield geoms",
-    "barkour/scene_hfield_mjx.xml": r"geom 'floor': colliding hfield geoms",
+    "t1/scene_mjx_feetonly_rough_terrain.xml": r"body 'left_foot_link': geoms with different contype/conaffinity in one "
+                                               r"body where Jolt's contacts reach it",
 }
 
 

@@ -28,6 +28,7 @@ _GEOM_TYPES = {
     int(mujoco.mjtGeom.mjGEOM_CAPSULE): _native.GeomType.CAPSULE,
     int(mujoco.mjtGeom.mjGEOM_CYLINDER): _native.GeomType.CYLINDER,
     int(mujoco.mjtGeom.mjGEOM_BOX): _native.GeomType.BOX,
+    int(mujoco.mjtGeom.mjGEOM_HFIELD): _native.GeomType.HEIGHT_FIELD,  # in the scene only (_check_supported)
 }
 _JOINT_TYPES = {
     int(mujoco.mjtJoint.mjJNT_FREE): _native.JointType.FREE,
@@ -204,6 +205,8 @@ def _check_supported(m: mujoco.MjModel) -> None:
         fail(f"joint '{_name(m, 'joint', int(np.flatnonzero(m.jnt_actgravcomp)[0]))}'", "gravity compensation (actuatorgravcomp)")
     for g in range(m.ngeom):
         collides = m.geom_contype[g] != 0 or m.geom_conaffinity[g] != 0
+        if collides and int(m.geom_type[g]) == int(mujoco.mjtGeom.mjGEOM_HFIELD) and m.body_weldid[m.geom_bodyid[g]] != 0:
+            fail(f"geom '{_name(m, 'geom', g)}'", "height fields on moving bodies")
         if collides and int(m.geom_type[g]) not in _GEOM_TYPES:
             kind = mujoco.mjtGeom(m.geom_type[g]).name.removeprefix("mjGEOM_").lower()
             fail(f"geom '{_name(m, 'geom', g)}'", f"colliding {kind} geoms")
@@ -270,6 +273,8 @@ def _geom_desc(m: mujoco.MjModel, d: mujoco.MjData, g: int, frame_pos, frame_rot
     geom.margin = float(m.geom_margin[g])
     geom.gap = float(m.geom_gap[g])
     geom.invweight = float(m.body_invweight0[m.geom_bodyid[g]][0])
+    if int(m.geom_type[g]) == int(mujoco.mjtGeom.mjGEOM_HFIELD):
+        geom.height_field = int(m.geom_dataid[g])
     return geom
 
 
@@ -407,6 +412,16 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         site.quat = _quat_of(rot.T @ d.site_xmat[i].reshape(3, 3))
         sites.append(site)
     desc.sites = sites
+    height_fields = []
+    for h in range(m.nhfield):
+        field = _native.HeightFieldDesc()
+        field.name = _name(m, "hfield", h)
+        field.nrow, field.ncol = int(m.hfield_nrow[h]), int(m.hfield_ncol[h])
+        field.size = [float(x) for x in m.hfield_size[h]]
+        start = int(m.hfield_adr[h])
+        field.data = [float(x) for x in m.hfield_data[start : start + field.nrow * field.ncol]]
+        height_fields.append(field)
+    desc.height_fields = height_fields
     keyframes = []
     for k in range(m.nkey):
         key = _native.KeyframeDesc()

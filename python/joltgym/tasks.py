@@ -266,6 +266,18 @@ TASKS: dict[str, TaskSpec] = {
             family="playground",
         ),
         TaskSpec(
+            name="Go1JoystickRoughTerrain",
+            xml_file="go1/scene_mjx_feetonly_rough_terrain.xml",  # joltgym.robot_assets (pip install "joltgym[robots]")
+            # As on flat ground; the feet's soft rows touch the height field's triangles.
+            solver=_articulated(1, 4),
+            env_entry_point="joltgym.envs.go1:Go1JoystickRoughTerrainEnv",
+            max_episode_steps=1000,
+            camera={"distance": 1.5, "elevation": -20.0},
+            edit_model=_playground_gains,
+            randomizations={"playground": _GO1_RANDOMIZATION},
+            family="playground",
+        ),
+        TaskSpec(
             name="Swimmer",
             xml_file="swimmer.xml",
             # No contacts: one iteration is exact, and two updates stand in for v5's RK4.

@@ -11,6 +11,7 @@ namespace joltgym::bindings {
 void BindModel(py::module_& m) {
   py::enum_<GeomType>(m, "GeomType")
       .value("PLANE", GeomType::Plane)
+      .value("HEIGHT_FIELD", GeomType::HeightField)
       .value("SPHERE", GeomType::Sphere)
       .value("CAPSULE", GeomType::Capsule)
       .value("CYLINDER", GeomType::Cylinder)
@@ -41,7 +42,8 @@ void BindModel(py::module_& m) {
       .def_readwrite("priority", &GeomDesc::priority)
       .def_readwrite("margin", &GeomDesc::margin)
       .def_readwrite("gap", &GeomDesc::gap)
-      .def_readwrite("invweight", &GeomDesc::invweight);
+      .def_readwrite("invweight", &GeomDesc::invweight)
+      .def_readwrite("height_field", &GeomDesc::height_field);
   py::class_<BodyDesc>(m, "BodyDesc")
       .def(py::init<>())
       .def_readwrite("name", &BodyDesc::name)
@@ -84,6 +86,13 @@ void BindModel(py::module_& m) {
       .def_readwrite("body", &SiteDesc::body)
       .def_readwrite("pos", &SiteDesc::pos)
       .def_readwrite("quat", &SiteDesc::quat);
+  py::class_<HeightFieldDesc>(m, "HeightFieldDesc")
+      .def(py::init<>())
+      .def_readwrite("name", &HeightFieldDesc::name)
+      .def_readwrite("nrow", &HeightFieldDesc::nrow)
+      .def_readwrite("ncol", &HeightFieldDesc::ncol)
+      .def_readwrite("size", &HeightFieldDesc::size)
+      .def_readwrite("data", &HeightFieldDesc::data);
   py::class_<KeyframeDesc>(m, "KeyframeDesc")
       .def(py::init<>())
       .def_readwrite("name", &KeyframeDesc::name)
@@ -156,6 +165,7 @@ void BindModel(py::module_& m) {
       .def_readwrite("mj_body_frames", &ModelDesc::mj_body_frames)
       .def_readwrite("excluded_pairs", &ModelDesc::excluded_pairs)
       .def_readwrite("keyframes", &ModelDesc::keyframes)
+      .def_readwrite("height_fields", &ModelDesc::height_fields)
       .def_readwrite("nq", &ModelDesc::nq)
       .def_readwrite("nv", &ModelDesc::nv)
       .def_readwrite("mj_nbody", &ModelDesc::mj_nbody)

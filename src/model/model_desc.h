@@ -11,7 +11,7 @@ namespace joltgym {
 using Vec3f = std::array<float, 3>;
 using Quatf = std::array<float, 4>;  // (w, x, y, z), MuJoCo's order
 
-enum class GeomType : int { Plane = 0, Sphere = 2, Capsule = 3, Cylinder = 5, Box = 6 };
+enum class GeomType : int { Plane = 0, HeightField = 1, Sphere = 2, Capsule = 3, Cylinder = 5, Box = 6 };
 enum class JointType : int { Free = 0, Ball = 1, Slide = 2, Hinge = 3 };
 
 struct GeomDesc {
@@ -38,6 +38,17 @@ struct GeomDesc {
   float margin = 0.0f;
   float gap = 0.0f;
   float invweight = 0.0f;
+  int height_field = -1;    // HeightField geoms: index into ModelDesc::height_fields
+};
+
+// A height field's grid (MJCF <hfield>, MuJoCo's hfield_* arrays): ncol samples along x over
+// [-size[0], size[0]], nrow along y over [-size[1], size[1]], each sample (in [0, 1]) times
+// size[2] the surface's height in its geom's frame; size[3] the depth of its base below 0.
+struct HeightFieldDesc {
+  std::string name;
+  int nrow = 0, ncol = 0;
+  std::array<float, 4> size{0, 0, 0, 0};
+  std::vector<float> data;  // nrow x ncol, row-major
 };
 
 // One simulated body: a MuJoCo body that carries joints, with every jointless
@@ -194,6 +205,7 @@ struct ModelDesc {
   std::vector<BodyFrameDesc> mj_body_frames;  // one per MuJoCo body, world included
   std::vector<std::array<int, 2>> excluded_pairs;  // body index pairs, -1 = world
   std::vector<KeyframeDesc> keyframes;
+  std::vector<HeightFieldDesc> height_fields;
   int nq = 0;
   int nv = 0;
   int mj_nbody = 0;                   // MuJoCo's body count, world included

@@ -1,5 +1,6 @@
 #include "render/mesh.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace joltgym {
@@ -131,6 +132,36 @@ Mesh MeshForGeom(const GeomDesc& geom) {
     case int(GeomType::Box): return Box(JPH::Vec3(s[0], s[1], s[2]));
     default: return Mesh{};
   }
+}
+
+Mesh MeshForHeightField(const HeightFieldDesc& field, int stride) {
+  Mesh mesh;
+  stride = std::max(1, stride);
+  std::vector<int> rows, cols;
+  for (int r = 0; r < field.nrow; r += stride) rows.push_back(r);
+  if (rows.back() != field.nrow - 1) rows.push_back(field.nrow - 1);
+  for (int c = 0; c < field.ncol; c += stride) cols.push_back(c);
+  if (cols.back() != field.ncol - 1) cols.push_back(field.ncol - 1);
+  auto point = [&](int r, int c) {
+    const float x = 2.0f * field.size[0] * float(c) / float(field.ncol - 1) - field.size[0];
+    const float y = 2.0f * field.size[1] * float(r) / float(field.nrow - 1) - field.size[1];
+    return JPH::Vec3(x, y, field.data[size_t(r) * size_t(field.ncol) + size_t(c)] * field.size[2]);
+  };
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (size_t j = 0; j < cols.size(); ++j) {
+      const int r = rows[i], c = cols[j];
+      const int r0 = rows[i > 0 ? i - 1 : i], r1 = rows[i + 1 < rows.size() ? i + 1 : i];
+      const int c0 = cols[j > 0 ? j - 1 : j], c1 = cols[j + 1 < cols.size() ? j + 1 : j];
+      const JPH::Vec3 n = (point(r, c1) - point(r, c0)).Cross(point(r1, c) - point(r0, c)).NormalizedOr(JPH::Vec3::sAxisZ());
+      AddVertex(mesh, point(r, c), n);
+    }
+  const std::uint32_t width = std::uint32_t(cols.size());
+  for (std::uint32_t i = 0; i + 1 < rows.size(); ++i)
+    for (std::uint32_t j = 0; j + 1 < width; ++j) {
+      const std::uint32_t a = i * width + j;
+      AddQuad(mesh, a, a + 1, a + width + 1, a + width);
+    }
+  return mesh;
 }
 
 }  // namespace joltgym

@@ -22,5 +22,7 @@ struct Mesh {
 // The mesh of a geom (size as MuJoCo's geom_size); empty for types that are not drawn as
 // meshes (planes are drawn as the floor).
 Mesh MeshForGeom(const GeomDesc& geom);
+// The surface of a height field in its geom's frame, every `stride`-th sample.
+Mesh MeshForHeightField(const HeightFieldDesc& field, int stride);
 
 }  // namespace joltgym

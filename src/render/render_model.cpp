@@ -45,7 +45,12 @@ RenderModel::RenderModel(const CompiledModel& model) {
       }
       continue;
     }
-    RenderGeom r{-1, GeomFrame(g), MeshForGeom(g), JPH::Vec3(g.rgba[0], g.rgba[1], g.rgba[2])};
+    Mesh mesh = MeshForGeom(g);
+    if (g.type == GeomType::HeightField && g.height_field >= 0 && g.height_field < int(desc.height_fields.size())) {
+      const HeightFieldDesc& field = desc.height_fields[size_t(g.height_field)];
+      mesh = MeshForHeightField(field, std::max(1, std::max(field.nrow, field.ncol) / 96));  // ~96 x 96 quads drawn
+    }
+    RenderGeom r{-1, GeomFrame(g), std::move(mesh), JPH::Vec3(g.rgba[0], g.rgba[1], g.rgba[2])};
     if (!r.mesh.indices.empty()) static_geoms_.push_back(std::move(r));
   }
 }

@@ -11,11 +11,12 @@
 namespace joltgym {
 
 JOLTGYM_REGISTER_TASK("Go1JoystickFlatTerrain", Go1JoystickTask, Go1JoystickParams);
+JOLTGYM_REGISTER_TASK("Go1JoystickRoughTerrain", Go1JoystickTask, Go1JoystickParams);  // on a height field
 
 namespace {
 
 constexpr const char* kFeetNames[Go1JoystickTask::kFeet] = {"FR", "FL", "RR", "RL"};
-constexpr const char* kTask = "Go1JoystickFlatTerrain";
+constexpr const char* kTask = "Go1Joystick";
 // The reward terms in EnvPool's order, reported as info["reward_<term>"].
 constexpr const char* kRewardNames[Go1JoystickTask::kRewardTerms] = {
     "tracking_lin_vel", "tracking_ang_vel", "lin_vel_z", "ang_vel_xy", "orientation", "dof_pos_limits",

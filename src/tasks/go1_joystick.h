@@ -1,5 +1,6 @@
 // Go1 joystick: MuJoCo Playground's Unitree Go1 follows a commanded forward, sideways and
-// turning velocity, with EnvPool 1.2.5's conventions (Go1JoystickFlatTerrain-v1): its dict
+// turning velocity on flat or rough ground (a height field), with EnvPool 1.2.5's conventions
+// (Go1JoystickFlatTerrain-v1, Go1JoystickRoughTerrain-v1): its dict
 // observation (a noisy "state" for the policy, a "privileged_state" for the critic), its
 // reward terms and scales, its command resampling and its reset. The action moves the PD
 // targets of the 12 position actuators about the home pose.

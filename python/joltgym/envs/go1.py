@@ -1,4 +1,5 @@
-"""joltgym/Go1JoystickFlatTerrain-v0: MuJoCo Playground's Go1 joystick task with EnvPool 1.2.5's conventions."""
+"""joltgym/Go1JoystickFlatTerrain-v0 and Go1JoystickRoughTerrain-v0: MuJoCo Playground's Go1 joystick
+tasks with EnvPool 1.2.5's conventions."""
 
 from joltgym.envs.base import task_env, vector_env_factory
 
@@ -14,3 +15,11 @@ Go1JoystickFlatTerrainEnv = task_env(
     field of EnvPool's spec is a keyword argument with its default.""",
 )
 Go1JoystickFlatTerrainVectorEnv = vector_env_factory("Go1JoystickFlatTerrain")
+
+Go1JoystickRoughTerrainEnv = task_env(
+    "Go1JoystickRoughTerrain",
+    __name__,
+    """Go1JoystickFlatTerrain's task on Playground's rough ground (a 20 m x 20 m height field with
+    bumps up to 5 cm), as EnvPool's ``Go1JoystickRoughTerrain-v1``.""",
+)
+Go1JoystickRoughTerrainVectorEnv = vector_env_factory("Go1JoystickRoughTerrain")

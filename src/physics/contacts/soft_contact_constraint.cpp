@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <stdexcept>
 
 namespace joltgym {
 
@@ -18,15 +19,51 @@ SoftContactConstraint::SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane
       plane_point_(plane_point),
       plane_normal_(plane_normal.Normalized()),
       geoms_(std::move(geoms)) {
+  AllocateSlots();
+}
+
+SoftContactConstraint::SoftContactConstraint(JPH::Body& body, const HeightField& field, std::vector<SoftContactGeom> geoms)
+    : OwnConstraint(JPH::Body::sFixedToWorld, body),
+      plane_point_(JPH::Vec3::sZero()),
+      plane_normal_(JPH::Vec3::sAxisZ()),
+      height_field_(&field),
+      geoms_(std::move(geoms)) {
+  for (const SoftContactGeom& g : geoms_)
+    if (g.type != GeomType::Sphere) throw std::invalid_argument("a height field's soft contacts take sphere geoms only");
+  AllocateSlots();
+}
+
+void SoftContactConstraint::AllocateSlots() {
   int slots = 0;
+  auto features = [this](const SoftContactGeom& g) {
+    return height_field_ ? HeightField::kMaxContacts : PlaneContactFeatures(g.type);
+  };
   for (const SoftContactGeom& g : geoms_) {
     first_slot_.push_back(slots);
-    slots += PlaneContactFeatures(g.type);
+    slots += features(g);
     reach_.push_back(GeomReach(g.type, g.size));
   }
   slots_.resize(size_t(slots));
   for (size_t g = 0; g < geoms_.size(); ++g)
-    for (int k = 0; k < PlaneContactFeatures(geoms_[g].type); ++k) slots_[size_t(first_slot_[g] + k)].geom = int(g);
+    for (int k = 0; k < features(geoms_[g]); ++k) slots_[size_t(first_slot_[g] + k)].geom = int(g);
+}
+
+void SoftContactConstraint::CollideHeightField(size_t g, const JPH::RMat44& body_transform, float h,
+                                               BiasAccelerationSource& bias_source, int body,
+                                               const BiasAcceleration*& bias) {
+  const SoftContactGeom& geom = geoms_[g];
+  const JPH::Vec3 centre(body_transform * geom.local.GetTranslation());
+  SurfaceContact found[HeightField::kMaxContacts];
+  const int n = height_field_->CollideSphere(centre, geom.size[0], geom.pair.detect_margin, found);
+  for (int i = 0; i < n; ++i) {
+    if (!(found[i].dist < geom.pair.soft.margin)) continue;  // MuJoCo excludes contacts beyond includemargin
+    if (!bias) bias = &bias_source.BiasOf(body);
+    PlaneContactPoint contact;
+    contact.pos = found[i].pos;
+    contact.dist = found[i].dist;
+    contact.feature = i;
+    SetupSlot(slots_[size_t(first_slot_[g] + i)], geom, contact, found[i].normal, h, *bias);
+  }
 }
 
 void SoftContactConstraint::BeginStep(float h, BiasAccelerationSource& bias_source, int body) {
@@ -36,6 +73,10 @@ void SoftContactConstraint::BeginStep(float h, BiasAccelerationSource& bias_sour
   const BiasAcceleration* bias = nullptr;
   for (size_t g = 0; g < geoms_.size(); ++g) {
     const SoftContactGeom& geom = geoms_[g];
+    if (height_field_) {
+      CollideHeightField(g, body_transform, h, bias_source, body, bias);
+      continue;
+    }
     // Out of reach of both margins: CollidePlane would find nothing that counts.
     const JPH::Vec3 centre(body_transform * geom.local.GetTranslation());
     if ((centre - plane_point_).Dot(plane_normal_) - reach_[g] > std::min(geom.pair.detect_margin, geom.pair.soft.margin))
@@ -46,7 +87,7 @@ void SoftContactConstraint::BeginStep(float h, BiasAccelerationSource& bias_sour
     for (int i = 0; i < n; ++i) {
       if (!(contacts[i].dist < geom.pair.soft.margin)) continue;  // MuJoCo excludes contacts beyond includemargin
       if (!bias) bias = &bias_source.BiasOf(body);
-      SetupSlot(slots_[size_t(first_slot_[g] + contacts[i].feature)], geom, contacts[i], h, *bias);
+      SetupSlot(slots_[size_t(first_slot_[g] + contacts[i].feature)], geom, contacts[i], plane_normal_, h, *bias);
     }
   }
   for (Slot& s : slots_) {
@@ -60,11 +101,11 @@ void SoftContactConstraint::BeginStep(float h, BiasAccelerationSource& bias_sour
 }
 
 void SoftContactConstraint::SetupSlot(Slot& slot, const SoftContactGeom& geom, const PlaneContactPoint& contact,
-                                      float h, const BiasAcceleration& bias) {
+                                      JPH::Vec3Arg normal, float h, const BiasAcceleration& bias) {
   slot.pos = contact.pos;
   slot.r2 = JPH::Vec3(JPH::RVec3(contact.pos) - mBody2->GetCenterOfMassPosition());
   const JPH::Vec3 v = mBody2->GetPointVelocity(JPH::RVec3(contact.pos));
-  slot.num_rows = SetUpSoftContactRows(geom.pair, plane_normal_, contact.tangent, contact.dist, v, bias.At(slot.r2), h,
+  slot.num_rows = SetUpSoftContactRows(geom.pair, normal, contact.tangent, contact.dist, v, bias.At(slot.r2), h,
                                        slot.rows);
 }
 

@@ -11,6 +11,7 @@
 
 #include "physics/contacts/contact_forces.h"
 #include "physics/contacts/contact_pair.h"
+#include "physics/contacts/height_field.h"
 #include "physics/contacts/plane_collision.h"
 #include "physics/contacts/soft_contact_rows.h"
 #include "physics/core/bias_acceleration.h"
@@ -50,6 +51,8 @@ class SoftContactConstraint final : public OwnConstraint {
   // Body 1 is the world (the plane is static), body 2 the robot's body.
   SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane_point, JPH::Vec3Arg plane_normal,
                         std::vector<SoftContactGeom> geoms);
+  // Against a height field of the scene (it outlives the constraint): sphere geoms only.
+  SoftContactConstraint(JPH::Body& body, const HeightField& field, std::vector<SoftContactGeom> geoms);
 
   // Finds the contacts and sets up their rows for a physics update of length h; call
   // before the update, with the bodies' velocities still those of the update's start.
@@ -117,11 +120,16 @@ class SoftContactConstraint final : public OwnConstraint {
 
   float TotalImpulse(const SoftContactRow& r) const { return in_articulation_ ? r.total : r.part.GetTotalLambda(); }
 
-  void SetupSlot(Slot& slot, const SoftContactGeom& geom, const PlaneContactPoint& contact, float h,
-                 const BiasAcceleration& bias);
+  void SetupSlot(Slot& slot, const SoftContactGeom& geom, const PlaneContactPoint& contact, JPH::Vec3Arg normal,
+                 float h, const BiasAcceleration& bias);
+  void AllocateSlots();
+  // The contacts of geom g with the height field this step, set up in its slots.
+  void CollideHeightField(size_t g, const JPH::RMat44& body_transform, float h, BiasAccelerationSource& bias_source,
+                          int body, const BiasAcceleration*& bias);
 
   JPH::Vec3 plane_point_;
   JPH::Vec3 plane_normal_;
+  const HeightField* height_field_ = nullptr;  // instead of the plane
   std::vector<SoftContactGeom> geoms_;
   std::vector<int> first_slot_;  // per geom
   std::vector<float> reach_;     // per geom: how far its surface reaches from its centre, and a little

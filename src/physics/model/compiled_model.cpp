@@ -413,6 +413,15 @@ void CompiledModel::CompileCollisionTable() {
       s.shape = new JPH::PlaneShape(JPH::Plane::sFromPointAndNormal(pos, normal), nullptr, kPlaneHalfExtent);
       s.pos = JPH::RVec3::sZero();
       s.rot = JPH::Quat::sIdentity();
+    } else if (g.type == GeomType::HeightField) {
+      if (g.height_field < 0 || g.height_field >= int(desc_.height_fields.size()))
+        throw std::invalid_argument("geom '" + g.name + "': height field index out of range");
+      if (!desc_.solver.soft_contacts)
+        throw UnsupportedFeature("geom '" + g.name + "': height fields are touched through soft contacts only; "
+                                 "turn soft contacts on");
+      s.height_field = std::make_shared<const HeightField>(desc_.height_fields[size_t(g.height_field)], g);
+      s.pos = JPH::RVec3(pos);
+      s.rot = rot;
     } else {
       GeomPrimitive p = MakeGeomPrimitive(g, "world");  // tag 0: mj_body of world geoms is -1
       s.shape = p.shape;

@@ -4,6 +4,7 @@
 
 #include "model/model_desc.h"
 #include "physics/contacts/collision_filter.h"
+#include "physics/contacts/height_field.h"
 #include "physics/core/soft_limit.h"
 #include "physics/core/unsupported_feature.h"
 
@@ -125,7 +126,9 @@ struct CompiledStaticGeom {
   bool plane = false;        // a plane through plane_point with unit plane_normal
   JPH::Vec3 plane_point = JPH::Vec3::sZero();
   JPH::Vec3 plane_normal = JPH::Vec3::sAxisZ();
-  JPH::RefConst<JPH::Shape> shape;
+  // A height field, touched only through soft rows (no Jolt body): null for other geoms.
+  std::shared_ptr<const HeightField> height_field;
+  JPH::RefConst<JPH::Shape> shape;   // null for a height field
   JPH::RVec3 pos;
   JPH::Quat rot;
   float friction = 1.0f;

@@ -298,7 +298,7 @@ void Robot::CreateSoftContacts() {
   const CompiledModel& scene = *world_->scene_;
   if (!scene.solver().soft_contacts) return;
   for (const CompiledStaticGeom& plane : scene.static_geoms()) {
-    if (!plane.plane) continue;
+    if (!plane.plane && !plane.height_field) continue;
     const CollisionBits plane_bits{plane.geom.contype, plane.geom.conaffinity};
     for (size_t i = 0; i < m.bodies().size(); ++i) {
       const CompiledBody& cb = m.bodies()[i];
@@ -308,6 +308,9 @@ void Robot::CreateSoftContacts() {
         if (!Collides(CollisionBits{g.contype, g.conaffinity}) ||
             !BitmasksMeet(CollisionBits{g.contype, g.conaffinity}, plane_bits) || PlaneContactFeatures(g.type) == 0)
           continue;
+        if (plane.height_field && g.type != GeomType::Sphere)
+          throw UnsupportedFeature("geom '" + g.name + "' of body '" + m.desc().bodies[i].name + "' touches height field '" +
+                                   plane.geom.name + "': only spheres collide with height fields in joltgym so far");
         SoftContactGeom sg;
         sg.type = g.type;
         sg.size = g.size;
@@ -319,7 +322,8 @@ void Robot::CreateSoftContacts() {
       }
       if (geoms.empty()) continue;
       JPH::Ref<SoftContactConstraint> c =
-          new SoftContactConstraint(*bodies_[i], plane.plane_point, plane.plane_normal, std::move(geoms));
+          plane.height_field ? new SoftContactConstraint(*bodies_[i], *plane.height_field, std::move(geoms))
+                             : new SoftContactConstraint(*bodies_[i], plane.plane_point, plane.plane_normal, std::move(geoms));
       // An articulated tree's plane contacts are solved in its joint space (joint_space_contacts.h).
       if (i < contact_solver_of_.size() && contact_solver_of_[i].first) {
         AddTreeRow(c);

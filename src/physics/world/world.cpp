@@ -159,6 +159,7 @@ void World::Build(const std::vector<RobotPlacement>& robots, const CollisionRule
 void World::CreateScene(const CompiledModel& scene) {
   JPH::BodyInterface& bi = system_.GetBodyInterfaceNoLock();
   for (const CompiledStaticGeom& s : scene.static_geoms()) {
+    if (!s.shape) continue;  // a height field: only soft rows touch it
     JPH::BodyCreationSettings settings(s.shape, s.pos, s.rot, JPH::EMotionType::Static, layers::kStatic);
     settings.mFriction = s.friction;
     settings.mUserData = JPH::uint64(s.condim);

@@ -12,7 +12,7 @@ WorldCollisionFilter::WorldCollisionFilter(std::vector<ModelPtr> robots, ModelPt
   if (scene_->solver().soft_contacts)
     for (const CompiledStaticGeom& s : scene_->static_geoms()) {
       if (soft_plane_.size() <= size_t(s.collision_entry)) soft_plane_.resize(size_t(s.collision_entry) + 1, 0);
-      soft_plane_[size_t(s.collision_entry)] = s.plane;
+      soft_plane_[size_t(s.collision_entry)] = s.plane || s.height_field;
     }
 }
 

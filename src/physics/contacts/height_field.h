@@ -1,0 +1,45 @@
+// A height field of the scene (MJCF <hfield> on a world geom) as MuJoCo's collision sees it: a
+// grid whose every cell is split into two triangles along the same diagonal as MuJoCo's
+// prisms, and the contacts of a sphere with those triangles, one per triangle it comes within
+// the margin of (MuJoCo finds one per prism), halfway between the two surfaces.
+#pragma once
+
+#include "model/model_desc.h"
+
+#include <Jolt/Jolt.h>
+#include <Jolt/Math/Quat.h>
+#include <Jolt/Math/Vec3.h>
+
+#include <array>
+#include <vector>
+
+namespace joltgym {
+
+struct SurfaceContact {
+  JPH::Vec3 pos;     // world, halfway between the surfaces
+  JPH::Vec3 normal;  // world, from the height field towards the sphere
+  float dist = 0.0f; // signed distance between the surfaces (negative: penetrating)
+};
+
+class HeightField {
+ public:
+  static constexpr int kMaxContacts = 4;  // per sphere: the deepest kept
+
+  // The field of `desc` placed as `geom` (a HeightField geom of the scene, world frame).
+  HeightField(const HeightFieldDesc& desc, const GeomDesc& geom);
+
+  // The contacts of a sphere (world centre) closer than `margin`, deepest first; returns how many.
+  int CollideSphere(JPH::Vec3Arg centre, float radius, float margin, SurfaceContact out[kMaxContacts]) const;
+
+ private:
+  JPH::Vec3 Vertex(int r, int c) const;  // in the field's frame
+
+  int nrow_, ncol_;
+  std::array<float, 4> size_;
+  float dx_, dy_;
+  std::vector<float> z_;  // sample heights (data x size[2]), row-major
+  JPH::Vec3 pos_;
+  JPH::Quat rot_;
+};
+
+}  // namespace joltgym

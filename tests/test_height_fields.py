@@ -1,0 +1,92 @@
+"""Height-field floors (MJCF <hfield>): spheres touch them through soft rows as MuJoCo's prisms
+do, tested against MuJoCo on the same XML; what joltgym cannot collide with one is refused by name."""
+
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+import pytest
+
+import joltgym
+from joltgym import _native
+from joltgym.errors import UnsupportedFeatureError
+
+# A 9 x 9 field over 2 m x 2 m: a bump in the middle and a slope towards +x.
+ROWS = 9
+HEIGHTS = np.array([[0.15 * c / (ROWS - 1) + 0.25 * np.exp(-((r - 4) ** 2 + (c - 4) ** 2) / 3.0) for c in range(ROWS)]
+                    for r in range(ROWS)])
+SCENE = """
+<mujoco>
+  <option timestep="0.002"/>
+  <asset>
+    <hfield name="terrain" nrow="{n}" ncol="{n}" size="1 1 0.4 0.1" elevation="{elevation}"/>
+  </asset>
+  <worldbody>
+    <geom name="floor" type="hfield" hfield="terrain" pos="0.1 0 0" {floor}/>
+    {bodies}
+  </worldbody>
+</mujoco>
+"""
+BALL = """<body name="ball{k}" pos="{x} {y} 0.6"><freejoint/>
+      <geom type="sphere" size="0.05" mass="0.3" {geom}/></body>"""
+
+
+def scene(balls, floor="", geom=""):
+    elevation = " ".join(f"{h:.4f}" for h in HEIGHTS.ravel())
+    bodies = "\n".join(BALL.format(k=k, x=x, y=y, geom=geom) for k, (x, y) in enumerate(balls))
+    return SCENE.format(n=ROWS, elevation=elevation, floor=floor, bodies=bodies)
+
+
+def trajectories(build_world, xml, steps):
+    model, world = build_world(xml)
+    m = model.mj_model
+    d = mujoco.MjData(m)
+    mujoco.mj_forward(m, d)
+    ours, theirs = [], []
+    for _ in range(steps):
+        world.step(np.zeros(0, np.float32))
+        mujoco.mj_step(m, d)
+        ours.append(world.qpos.copy())
+        theirs.append(d.qpos.copy())
+    return np.array(ours), np.array(theirs)
+
+
+BALLS = [(-0.6, -0.5), (0.1, 0.05), (0.5, 0.4), (-0.2, 0.55)]  # on the slope, on the bump's top and flank
+
+
+def test_balls_dropped_on_a_height_field_land_and_roll_as_in_mujoco(build_world):
+    ours, theirs = trajectories(build_world, scene(BALLS), 600)  # 1.2 s: a fall, a landing and a roll
+    for k in range(len(BALLS)):
+        z = slice(7 * k + 2, 7 * k + 3)
+        xy = slice(7 * k, 7 * k + 2)
+        np.testing.assert_allclose(ours[:, z], theirs[:, z], atol=0.01, err_msg=f"ball {k} height")
+        np.testing.assert_allclose(ours[:, xy], theirs[:, xy], atol=0.03, err_msg=f"ball {k} roll")
+    assert np.abs(theirs[-1, 0:2] - theirs[0, 0:2]).max() > 0.05  # a ball on the slope did roll
+
+
+def test_a_ball_rests_on_a_level_field_at_mujocos_height(build_world):
+    # Level (MuJoCo normalises a field's elevations, so a constant one lies at 0): each ball, over a
+    # triangle's face, an edge or a corner, sinks into its soft rows as deep as MuJoCo's does.
+    level = scene([(0.0, 0.0), (0.125, 0.125), (0.2, -0.3)]).replace(
+        " ".join(f"{h:.4f}" for h in HEIGHTS.ravel()), " ".join(["0.5"] * ROWS * ROWS))
+    ours, theirs = trajectories(build_world, level, 1000)
+    for k in range(3):
+        np.testing.assert_allclose(ours[-1, 7 * k + 2], theirs[-1, 7 * k + 2], atol=5e-4, err_msg=f"ball {k}")
+        assert abs(theirs[-1, 7 * k + 2] - 0.05) < 0.005
+
+
+def test_a_box_on_a_height_field_is_refused_by_name(tmp_path):
+    path = tmp_path / "box.xml"
+    path.write_text(scene([(0, 0)]).replace('type="sphere" size="0.05"', 'type="box" size="0.05 0.05 0.05"'))
+    model = joltgym.load_model(path)
+    with pytest.raises(UnsupportedFeatureError, match=r"geom '' of body 'ball0' touches height field 'floor': only spheres"):
+        _native.World(model.native)
+
+
+def test_a_height_field_on_a_moving_body_is_refused_by_name(tmp_path):
+    path = tmp_path / "moving.xml"
+    xml = scene([(0, 0)]).replace('<geom name="floor" type="hfield" hfield="terrain" pos="0.1 0 0" />', "")
+    xml = xml.replace('mass="0.3" />', 'mass="0.3" /><geom name="carried" type="hfield" hfield="terrain"/>')
+    path.write_text(xml)
+    with pytest.raises(UnsupportedFeatureError, match=r"geom 'carried': height fields on moving bodies"):
+        joltgym.load_model(path)
