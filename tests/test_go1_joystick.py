@@ -209,7 +209,7 @@ def test_kp_kd_and_sim_dt_are_set_on_the_model_and_checked():
 
 def test_a_model_without_go1s_parts_is_refused_by_name():
     ant = joltgym.load_model("ant.xml")
-    with pytest.raises(ValueError, match=r"Go1Joystick needs a sphere geom named 'FR'"):
+    with pytest.raises(ValueError, match=r"Go1Joystick needs a geom named 'FR'"):
         TASKS["Go1JoystickFlatTerrain"].native.create(ant.native, sim_dt=0.01, ctrl_dt=0.05)
 
 

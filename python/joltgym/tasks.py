@@ -278,6 +278,28 @@ TASKS: dict[str, TaskSpec] = {
             family="playground",
         ),
         TaskSpec(
+            name="Go1Handstand",
+            xml_file="go1/scene_mjx_flat_terrain.xml",  # every leg's geoms collide: a front leg's touch ends it
+            solver=_articulated(1, 4),
+            env_entry_point="joltgym.envs.go1:Go1HandstandEnv",
+            max_episode_steps=500,
+            camera={"distance": 1.5, "elevation": -20.0},
+            edit_model=_playground_gains,
+            randomizations={"playground": _GO1_RANDOMIZATION},
+            family="playground",
+        ),
+        TaskSpec(
+            name="Go1Footstand",
+            xml_file="go1/scene_mjx_flat_terrain.xml",
+            solver=_articulated(1, 4),
+            env_entry_point="joltgym.envs.go1:Go1FootstandEnv",
+            max_episode_steps=500,
+            camera={"distance": 1.5, "elevation": -20.0},
+            edit_model=_playground_gains,
+            randomizations={"playground": _GO1_RANDOMIZATION},
+            family="playground",
+        ),
+        TaskSpec(
             name="Swimmer",
             xml_file="swimmer.xml",
             # No contacts: one iteration is exact, and two updates stand in for v5's RK4.

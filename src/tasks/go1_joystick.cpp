@@ -1,6 +1,7 @@
 #include "tasks/go1_joystick.h"
 
 #include "physics/world/sensors.h"
+#include "tasks/go1_model.h"
 #include "tasks/task_registry.h"
 
 #include <algorithm>
@@ -23,20 +24,10 @@ constexpr const char* kRewardNames[Go1JoystickTask::kRewardTerms] = {
     "pose", "termination", "stand_still", "torques", "action_rate", "energy", "feet_clearance",
     "feet_height", "feet_slip", "feet_air_time"};
 
-int FrameSkip(const CompiledModel& model, const Go1JoystickParams& p) {
-  if (!(p.sim_dt > 0.0f) || !(p.ctrl_dt >= p.sim_dt))
-    throw std::invalid_argument("ctrl_dt and sim_dt must be positive with ctrl_dt >= sim_dt, got " +
-                                std::to_string(p.ctrl_dt) + " and " + std::to_string(p.sim_dt));
-  if (std::fabs(model.timestep() - p.sim_dt) > 1e-6f * p.sim_dt + 1e-9f)
-    throw std::invalid_argument("sim_dt " + std::to_string(p.sim_dt) + " differs from the model's timestep " +
-                                std::to_string(model.timestep()));
-  return int(std::lround(p.ctrl_dt / p.sim_dt));
-}
-
-std::array<FootContact, Go1JoystickTask::kFeet> MakeFootContacts(const ModelDesc& desc) {
+std::array<FloorContact, Go1JoystickTask::kFeet> MakeFootContacts(const ModelDesc& desc) {
   const std::string what = kTask;
-  return {FootContact(desc, kFeetNames[0], "floor", what), FootContact(desc, kFeetNames[1], "floor", what),
-          FootContact(desc, kFeetNames[2], "floor", what), FootContact(desc, kFeetNames[3], "floor", what)};
+  return {FloorContact(desc, kFeetNames[0], "floor", what), FloorContact(desc, kFeetNames[1], "floor", what),
+          FloorContact(desc, kFeetNames[2], "floor", what), FloorContact(desc, kFeetNames[3], "floor", what)};
 }
 
 float Square(float x) { return x * x; }
@@ -46,25 +37,9 @@ JPH::Vec3 Load3(const double* v) { return JPH::Vec3(float(v[0]), float(v[1]), fl
 }  // namespace
 
 Go1JoystickTask::Go1JoystickTask(const CompiledModel& model, const Go1JoystickParams& params)
-    : Task(model, FrameSkip(model, params)), params_(params), foot_contacts_(MakeFootContacts(model.desc())) {
+    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), foot_contacts_(MakeFootContacts(model.desc())) {
   const ModelDesc& desc = model.desc();
-  if (model.nq() != 19 || model.nv() != 18 || model.nu() != kJoints || desc.joints.empty() ||
-      desc.joints[0].type != JointType::Free)
-    throw std::invalid_argument(std::string(kTask) + " needs Go1's free root and 12 actuated hinges (nq 19, nv 18, nu 12); model '" +
-                                desc.name + "' has nq " + std::to_string(model.nq()) + ", nv " +
-                                std::to_string(model.nv()) + ", nu " + std::to_string(model.nu()));
-  for (int i = 0; i < kJoints; ++i) {
-    const CompiledActuator& a = model.actuators()[size_t(i)];
-    if (a.joint != i + 1 || !a.affine || std::fabs(a.gain - params.kp) > 1e-4f * params.kp ||
-        std::fabs(a.bias_length + params.kp) > 1e-4f * params.kp)
-      throw std::invalid_argument("actuator '" + desc.actuators[size_t(i)].name + "' must be a position actuator of joint " +
-                                  std::to_string(i + 1) + " with kp " + std::to_string(params.kp) +
-                                  " (joltgym.tasks sets kp on the model)");
-    if (std::fabs(desc.joints[size_t(i + 1)].damping - params.kd) > 1e-4f * std::max(params.kd, 1.0f))
-      throw std::invalid_argument("joint '" + desc.joints[size_t(i + 1)].name + "' damping " +
-                                  std::to_string(desc.joints[size_t(i + 1)].damping) + " differs from kd " +
-                                  std::to_string(params.kd) + " (joltgym.tasks sets kd on the model)");
-  }
+  go1::CheckModel(model, params.kp, params.kd, kTask);
   const KeyframeDesc& home = model.FindKeyframe("home", kTask);
   std::copy(home.qpos.begin(), home.qpos.end(), home_qpos_.begin());
   for (int i = 0; i < kJoints; ++i) {
@@ -124,7 +99,7 @@ void Go1JoystickTask::ResampleCommand(Rng& rng, double* command) const {
 }
 
 float Go1JoystickTask::Noisy(Rng& rng, float value, float scale) const {
-  return value + float(rng.Unit() * 2.0 - 1.0) * params_.noise_level * scale;
+  return go1::Noisy(rng, value, params_.noise_level, scale);
 }
 
 void Go1JoystickTask::SampleInitialState(const Robot& /*robot*/, Rng& rng, TaskWorkspace& ws) const {
@@ -158,11 +133,9 @@ void Go1JoystickTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs)
   Rng& rng = StreamOf(ws);
   robot.GetQpos(ws.qpos.data());
   robot.GetQvel(ws.qvel.data());
-  const JPH::Vec3 gyro = sensors::Gyro(robot, imu_);
-  const JPH::Vec3 linvel = sensors::Velocimeter(robot, imu_);
-  const JPH::Vec3 gravity = robot.SiteRotation(imu_).Conjugated() * -JPH::Vec3::sAxisZ();
-  const JPH::Vec3 accelerometer = sensors::Accelerometer(robot, imu_);
-  const JPH::Vec3 global_angvel = sensors::FrameAngVel(robot, imu_);
+  const go1::Imu imu = go1::ReadImu(robot, imu_);
+  const JPH::Vec3 &gyro = imu.gyro, &linvel = imu.linvel, &gravity = imu.gravity;
+  const JPH::Vec3 &accelerometer = imu.accelerometer, &global_angvel = imu.global_angvel;
   const double* memory = ws.memory.data();
 
   float* state = obs;

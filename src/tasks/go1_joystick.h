@@ -6,7 +6,7 @@
 // targets of the 12 position actuators about the home pose.
 #pragma once
 
-#include "tasks/foot_contact.h"
+#include "tasks/floor_contact.h"
 #include "tasks/task.h"
 #include "tasks/task_params.h"
 
@@ -137,7 +137,7 @@ class Go1JoystickTask final : public Task {
   std::array<float, 19> home_qpos_{};
   int imu_ = -1;
   std::array<int, kFeet> foot_sites_{};
-  std::array<FootContact, kFeet> foot_contacts_;
+  std::array<FloorContact, kFeet> foot_contacts_;
   InfoSlot command_, steps_until_next_cmd_;
   std::array<InfoSlot, kRewardTerms> reward_slots_{};
 };

@@ -1,5 +1,5 @@
-"""joltgym/Go1JoystickFlatTerrain-v0 and Go1JoystickRoughTerrain-v0: MuJoCo Playground's Go1 joystick
-tasks with EnvPool 1.2.5's conventions."""
+"""MuJoCo Playground's Go1 tasks with EnvPool 1.2.5's conventions: joltgym/Go1JoystickFlatTerrain-v0,
+Go1JoystickRoughTerrain-v0, Go1Handstand-v0 and Go1Footstand-v0."""
 
 from joltgym.envs.base import task_env, vector_env_factory
 
@@ -23,3 +23,21 @@ Go1JoystickRoughTerrainEnv = task_env(
     bumps up to 5 cm), as EnvPool's ``Go1JoystickRoughTerrain-v1``.""",
 )
 Go1JoystickRoughTerrainVectorEnv = vector_env_factory("Go1JoystickRoughTerrain")
+
+Go1HandstandEnv = task_env(
+    "Go1Handstand",
+    __name__,
+    """Balance on the front legs, nose down, with Playground's Go1 (every leg's geoms collide), as
+    EnvPool's ``Go1Handstand-v1``: a Dict observation of ``state`` (45) and ``privileged_state`` (94),
+    actions in [-1, 1] added (times ``action_scale``) to the PD targets, 11 reward terms as
+    ``info["reward_<term>"]``, 500-step episodes that end when a front leg's calf, thigh or hip
+    touches the floor.""",
+)
+Go1HandstandVectorEnv = vector_env_factory("Go1Handstand")
+
+Go1FootstandEnv = task_env(
+    "Go1Footstand",
+    __name__,
+    """Go1Handstand's task on the rear legs, nose up, as EnvPool's ``Go1Footstand-v1``.""",
+)
+Go1FootstandVectorEnv = vector_env_factory("Go1Footstand")

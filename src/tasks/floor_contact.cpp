@@ -1,0 +1,51 @@
+#include "tasks/floor_contact.h"
+
+#include "physics/contacts/plane_collision.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace joltgym {
+
+FloorContact::FloorContact(const ModelDesc& desc, const std::string& geom, const std::string& floor, const std::string& what) {
+  for (size_t b = 0; b < desc.bodies.size() && !geom_; ++b)
+    for (const GeomDesc& g : desc.bodies[b].geoms)
+      if (g.name == geom) geom_ = &g, body_ = int(b);
+  if (!geom_ || PlaneContactFeatures(geom_->type) == 0)
+    throw std::invalid_argument(what + " needs a geom named '" + geom + "' on a moving body of model '" + desc.name + "'");
+  const GeomDesc* plane = nullptr;
+  for (const GeomDesc& g : desc.world_geoms)
+    if (g.name == floor) plane = &g;
+  if (!plane || (plane->type != GeomType::Plane && plane->type != GeomType::HeightField))
+    throw std::invalid_argument(what + " needs a plane or height field geom named '" + floor + "' in the scene of model '" +
+                                desc.name + "'");
+  if (plane->type == GeomType::HeightField) {
+    if (geom_->type != GeomType::Sphere)
+      throw std::invalid_argument(what + ": geom '" + geom + "' on a height field: only spheres touch height fields");
+    height_field_ = std::make_shared<const HeightField>(desc.height_fields.at(size_t(plane->height_field)), *plane);
+  }
+  const JPH::Quat q(geom_->quat[1], geom_->quat[2], geom_->quat[3], geom_->quat[0]);
+  local_ = JPH::Mat44::sRotationTranslation(q.Normalized(), JPH::Vec3(geom_->pos[0], geom_->pos[1], geom_->pos[2]));
+  const JPH::Quat pq(plane->quat[1], plane->quat[2], plane->quat[3], plane->quat[0]);
+  normal_ = (pq * JPH::Vec3::sAxisZ()).Normalized();
+  plane_point_ = JPH::Vec3(plane->pos[0], plane->pos[1], plane->pos[2]);
+  margin_ = std::max(geom_->margin, plane->margin);
+}
+
+bool FloorContact::Touching(const Robot& robot) const {
+  // The geom's frame relative to the robot's origin, the frame the floor is described in.
+  const JPH::RMat44 body = robot.body(body_).GetWorldTransform();
+  JPH::Mat44 frame = JPH::Mat44(body * local_);
+  frame.SetTranslation(JPH::Vec3(body * local_.GetTranslation() - robot.origin()));
+  if (height_field_) {
+    SurfaceContact contacts[HeightField::kMaxContacts];
+    return height_field_->CollideSphere(frame.GetTranslation(), geom_->size[0], margin_, contacts) > 0;
+  }
+  PlaneContactPoint contacts[kMaxPlaneContacts];
+  const int n = CollidePlane(plane_point_, normal_, geom_->type, geom_->size, frame, margin_, contacts);
+  for (int i = 0; i < n; ++i)
+    if (contacts[i].dist < margin_) return true;
+  return false;
+}
+
+}  // namespace joltgym
