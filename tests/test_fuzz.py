@@ -163,6 +163,10 @@ MUTATIONS = st.one_of(
     st.builds(lambda tc, imp: ("friction softness", edit(CHEETAH_XML, r'armature="0.1"',
                                                         f'armature="0.1" frictionloss="0.5" solreffriction="{tc} 1" '
                                                         f'solimpfriction="{imp} 0.95 0.001"')), NUMBERS, NUMBERS),
+    st.builds(lambda a, b, c: ("height field", edit(
+        edit(CHEETAH_XML, r'<geom name="floor" type="plane" size="40 40 40"', '<geom name="floor" type="hfield" hfield="h"'),
+        r"<worldbody>", f'<asset><hfield name="h" nrow="3" ncol="3" size="{a} 10 {b} {c}" '
+                        f'elevation="0 1 0 1 0 1 0 1 0"/></asset><worldbody>')), NUMBERS, NUMBERS, NUMBERS),
     st.builds(lambda v: ("fromto", edit(CHEETAH_XML, r'fromto="-0.5 0 0 0.5 0 0"', f'fromto="{v}"')),
               st.sampled_from(["0 0 0 0 0 0", "1 1 1 1 1 1", "nan 0 0 1 0 0", "0 0 0 1e30 0 0"])),
     st.builds(lambda v: ("geom type", edit(CHEETAH_XML, r'<geom name="bthigh"', f'<geom name="bthigh" type="{v}"')),
@@ -206,6 +210,29 @@ def test_an_edited_model_loads_and_steps_cleanly_or_is_refused_with_a_message(tm
             assert np.isfinite(reward[~diverged]).all(), what
             assert (truncated | terminated)[diverged].all(), what
     venv.close()
+
+
+PARAMETERS = st.sampled_from(["floor_friction", "body_mass", "joint_frictionloss", "joint_armature", "joint_damping",
+                              "actuator_kp"])
+
+
+@MODELS
+@given(name=PARAMETERS, value=NUMBERS)
+def test_any_physics_parameter_value_steps_cleanly_or_is_refused_naming_it(venv, name, value):
+    values = np.full(venv.get_physics(name).shape, float(value), np.float32)
+    try:
+        venv.set_physics(name, values)
+    except ValueError as e:
+        assert str(e).startswith(name + ":"), str(e)
+        return
+    venv.reset(seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for _ in range(5):
+            obs, reward, terminated, truncated, info = venv.step(np.zeros((venv.num_envs, 6), np.float32))
+            diverged = info.get(DIVERGED_KEY, np.zeros(venv.num_envs, bool))
+            assert np.isfinite(obs[~diverged]).all() and np.isfinite(reward[~diverged]).all(), (name, value)
+    venv.set_physics(name, venv.model_physics(name))  # the module's env goes back to its model
 
 
 def test_load_model_names_a_missing_or_non_mjcf_file(tmp_path):

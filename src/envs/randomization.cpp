@@ -9,18 +9,6 @@ namespace {
 
 constexpr std::uint64_t kStreamSalt = 0x9E3779B97F4A7C15ull;  // keeps these draws apart from the task's stream
 
-int Size(const CompiledModel& model, RobotParameter p) {
-  switch (p) {
-    case RobotParameter::FloorFriction: return 1;
-    case RobotParameter::BodyMass: return int(model.bodies().size());
-    case RobotParameter::JointFrictionloss:
-    case RobotParameter::JointArmature:
-    case RobotParameter::JointDamping: return int(model.joints().size());
-    case RobotParameter::ActuatorKp: return model.nu();
-  }
-  return 0;
-}
-
 }  // namespace
 
 Randomization::Randomization(const CompiledModel& model, std::vector<ParameterDraw> draws) : draws_(std::move(draws)) {
@@ -29,7 +17,7 @@ Randomization::Randomization(const CompiledModel& model, std::vector<ParameterDr
     if (!std::isfinite(d.low) || !std::isfinite(d.high) || d.low > d.high)
       throw std::invalid_argument("randomization of " + name + ": needs a finite range low <= high, got (" +
                                   std::to_string(d.low) + ", " + std::to_string(d.high) + ")");
-    const int n = Size(model, d.parameter);
+    const int n = RobotParameterSize(model, d.parameter);
     for (int k : d.elements)
       if (k < 0 || k >= n)
         throw std::invalid_argument("randomization of " + name + ": element " + std::to_string(k) + " is out of range; model '" +

@@ -31,6 +31,10 @@ inline const char* RobotParameterName(RobotParameter p) {
   return "?";
 }
 
+class CompiledModel;
+// How many values the parameter has for a robot of `model` (robot_parameters.cpp).
+int RobotParameterSize(const CompiledModel& model, RobotParameter p);
+
 // The parameter of that name; std::invalid_argument listing the names otherwise.
 inline RobotParameter ParseRobotParameter(const std::string& name) {
   std::string known;

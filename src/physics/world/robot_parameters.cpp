@@ -30,8 +30,7 @@ std::string Element(const Robot& robot, RobotParameter p, int k) {
 
 }  // namespace
 
-int Robot::ParameterSize(RobotParameter p) const {
-  const CompiledModel& m = *model_;
+int RobotParameterSize(const CompiledModel& m, RobotParameter p) {
   switch (p) {
     case RobotParameter::FloorFriction: return 1;
     case RobotParameter::BodyMass: return int(m.bodies().size());
@@ -42,6 +41,8 @@ int Robot::ParameterSize(RobotParameter p) const {
   }
   return 0;
 }
+
+int Robot::ParameterSize(RobotParameter p) const { return RobotParameterSize(*model_, p); }
 
 void Robot::GetModelParameter(RobotParameter p, float* values) const {
   const CompiledModel& m = *model_;
