@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import envpool
 import gymnasium as gym
-import mujoco
 import numpy as np
 import pytest
 
 from joltgym.tasks import TASKS
-from test_go1_joystick import POOL_FIELDS, episode_statistics, mujoco_in, sensor
+from test_go1_joystick import POOL_FIELDS, mujoco_in, random_action_statistics
 
 TASK_NAMES = ["Go1Handstand", "Go1Footstand"]
 
@@ -71,14 +70,7 @@ def test_state_reward_terms_are_envpools_formulas_on_mujocos_sensors(name):
 
 @pytest.mark.parametrize("name", TASK_NAMES)
 def test_random_action_episodes_match_envpools(name):
-    n = 32
-    actions = np.random.default_rng(0).uniform(-1, 1, (300, n, 12))
-    ours = gym.make_vec(f"joltgym/{name}-v0", num_envs=n, vectorization_mode="vector_entry_point")
-    ours.reset(seed=0)
-    theirs = envpool.make_gymnasium(f"{name}-v1", num_envs=n, seed=0)
-    theirs.reset()
-    our_length, our_terms = episode_statistics(ours, lambda t: actions[t].astype(np.float32), 300, n)
-    their_length, their_terms = episode_statistics(theirs, lambda t: actions[t], 300, n)
+    (our_length, our_terms), (their_length, their_terms) = random_action_statistics(name, 300)
     assert our_length == pytest.approx(their_length, rel=0.2)
     for key, value in their_terms.items():
         assert our_terms[key] == pytest.approx(value, rel=0.25, abs=0.01), key

@@ -172,17 +172,21 @@ def episode_statistics(env, actions_of, steps: int, num_envs: int):
     return np.mean(lengths), {k: np.mean(v) for k, v in terms.items()}
 
 
+def random_action_statistics(name: str, steps: int, n: int = 32):
+    """(mean episode length, mean of each reward term) of joltgym/<name>-v0 and of EnvPool's
+    <name>-v1 under the same uniform random actions."""
+    actions = np.random.default_rng(0).uniform(-1, 1, (steps, n, 12))
+    ours = gym.make_vec(f"joltgym/{name}-v0", num_envs=n, vectorization_mode="vector_entry_point")
+    ours.reset(seed=0)
+    theirs = envpool.make_gymnasium(f"{name}-v1", num_envs=n, seed=0)
+    theirs.reset()
+    return (episode_statistics(ours, lambda t: actions[t].astype(np.float32), steps, n),
+            episode_statistics(theirs, lambda t: actions[t], steps, n))
+
+
 @pytest.mark.parametrize("terrain", ["Flat", "Rough"])
 def test_random_action_episodes_match_envpools(terrain):
-    n = 32
-    rng = np.random.default_rng(0)
-    actions = rng.uniform(-1, 1, (400, n, 12))
-    ours = gym.make_vec(f"joltgym/Go1Joystick{terrain}Terrain-v0", num_envs=n, vectorization_mode="vector_entry_point")
-    ours.reset(seed=0)
-    envpool_env = envpool.make_gymnasium(f"Go1Joystick{terrain}Terrain-v1", num_envs=n, seed=0)
-    envpool_env.reset()
-    our_length, our_terms = episode_statistics(ours, lambda t: actions[t].astype(np.float32), 400, n)
-    their_length, their_terms = episode_statistics(envpool_env, lambda t: actions[t], 400, n)
+    (our_length, our_terms), (their_length, their_terms) = random_action_statistics(f"Go1Joystick{terrain}Terrain", 400)
     assert our_length == pytest.approx(their_length, rel=0.15)  # random actions topple it in about 40 steps
     for key, theirs in their_terms.items():
         # On rough ground the feet of EnvPool's unconverged solve (the XML's one Newton iteration)

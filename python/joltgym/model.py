@@ -414,13 +414,13 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
     desc.sites = sites
     height_fields = []
     for h in range(m.nhfield):
-        field = _native.HeightFieldDesc()
-        field.name = _name(m, "hfield", h)
-        field.nrow, field.ncol = int(m.hfield_nrow[h]), int(m.hfield_ncol[h])
-        field.size = [float(x) for x in m.hfield_size[h]]
+        grid = _native.HeightFieldDesc()
+        grid.name = _name(m, "hfield", h)
+        grid.nrow, grid.ncol = int(m.hfield_nrow[h]), int(m.hfield_ncol[h])
+        grid.size = [float(x) for x in m.hfield_size[h]]
         start = int(m.hfield_adr[h])
-        field.data = [float(x) for x in m.hfield_data[start : start + field.nrow * field.ncol]]
-        height_fields.append(field)
+        grid.data = [float(x) for x in m.hfield_data[start : start + grid.nrow * grid.ncol]]
+        height_fields.append(grid)
     desc.height_fields = height_fields
     keyframes = []
     for k in range(m.nkey):
