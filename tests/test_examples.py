@@ -28,6 +28,18 @@ def test_train_ppo_runs_and_saves_its_agent(tmp_path):
     assert {"agent", "obs_mean", "obs_var"} <= set(saved)
 
 
+def test_a_go1_checkpoint_trains_on_one_engine_and_runs_on_the_other(tmp_path):
+    # Dict observations, the asymmetric critic and checkpoints; then evaluate_checkpoint.py on both engines.
+    ckpt = tmp_path / "ckpt.pt"
+    run("train_ppo.py", "--env-id", "joltgym/Go1JoystickFlatTerrain-v0", "--total-timesteps", "2048", "--num-envs", "8",
+        "--num-steps", "128", "--policy-hidden", "32,32", "--value-hidden", "32,32", "--tanh-squash",
+        "--init-log-std", "-2.0", "--save-every", "1024", "--checkpoint", str(ckpt), "--out", str(tmp_path / "c.csv"))
+    for env_id in ("joltgym/Go1JoystickFlatTerrain-v0", "envpool:Go1JoystickFlatTerrain-v1"):
+        out = subprocess.run([sys.executable, str(EXAMPLES / "evaluate_checkpoint.py"), str(ckpt), "--env-id", env_id,
+                              "--envs", "2"], check=True, timeout=600, capture_output=True, text=True).stdout
+        assert out.startswith(f"{env_id}: policy of step ") and "fell" in out, out
+
+
 @pytest.mark.parametrize("mode", ["team", "self-play with an opponent pool", "self-play with a paced ring curriculum",
                                   "self-play against random opponents too"])
 def test_train_marl_ppo_runs(tmp_path, mode):
