@@ -65,7 +65,7 @@ class ArticulationConstraint final : public TreeConstraint, public TreeContactSo
   bool SolvePositionConstraint(float dt, float baumgarte) override;
 
  private:
-  static constexpr int kMaxBodies = 24;
+  static constexpr int kMaxBodies = 40;
   static constexpr int kMaxRates = JointSpaceSystem::kMaxRates;
 
   struct BodyInfo {

@@ -70,7 +70,7 @@ inline std::vector<int> RateParents(int root_rates, const std::vector<Articulate
 
 class JointSpaceSystem {
  public:
-  static constexpr int kMaxRates = 30;  // a free root's 6 + one per hinge (Humanoid: 23)
+  static constexpr int kMaxRates = 40;  // a free root's 6 + one per hinge (Humanoid: 23, G1: 35, Apollo: 38)
   static constexpr int kMaxRows = 3 * kMaxRates;  // a hinge's drive, limit and friction rows
 
   struct Row {

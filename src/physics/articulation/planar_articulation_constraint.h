@@ -87,7 +87,7 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeCon
     double inertia = 0.0;      // about the normal: constant while the body turns about it
     float inv_inertia = 0.0f;
   };
-  static constexpr int kMaxBodies = 24;
+  static constexpr int kMaxBodies = 40;
   static constexpr int kMaxRates = JointSpaceSystem::kMaxRates;
 
   // One body's row of T: the rates that move it (its root's and its ancestors' hinges') and
