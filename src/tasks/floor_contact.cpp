@@ -7,7 +7,9 @@
 
 namespace joltgym {
 
-FloorContact::FloorContact(const ModelDesc& desc, const std::string& geom, const std::string& floor, const std::string& what) {
+FloorContact::FloorContact(const CompiledModel& model, const std::string& geom, const std::string& floor,
+                           const std::string& what) {
+  const ModelDesc& desc = model.desc();
   for (size_t b = 0; b < desc.bodies.size() && !geom_; ++b)
     for (const GeomDesc& g : desc.bodies[b].geoms)
       if (g.name == geom) geom_ = &g, body_ = int(b);
@@ -22,7 +24,8 @@ FloorContact::FloorContact(const ModelDesc& desc, const std::string& geom, const
   if (plane->type == GeomType::HeightField) {
     if (geom_->type != GeomType::Sphere)
       throw std::invalid_argument(what + ": geom '" + geom + "' on a height field: only spheres touch height fields");
-    height_field_ = std::make_shared<const HeightField>(desc.height_fields.at(size_t(plane->height_field)), *plane);
+    for (const CompiledStaticGeom& s : model.static_geoms())
+      if (s.geom.name == floor) height_field_ = s.height_field;
   }
   const JPH::Quat q(geom_->quat[1], geom_->quat[2], geom_->quat[3], geom_->quat[0]);
   local_ = JPH::Mat44::sRotationTranslation(q.Normalized(), JPH::Vec3(geom_->pos[0], geom_->pos[1], geom_->pos[2]));

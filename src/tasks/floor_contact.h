@@ -16,7 +16,7 @@ class FloorContact {
   // The robot's geom named `geom` and the scene's plane or height field named `floor`;
   // std::invalid_argument naming `what` and the geom when the model has no such geom, or a
   // height field meets a geom other than a sphere.
-  FloorContact(const ModelDesc& desc, const std::string& geom, const std::string& floor, const std::string& what);
+  FloorContact(const CompiledModel& model, const std::string& geom, const std::string& floor, const std::string& what);
 
   bool Touching(const Robot& robot) const;
 
@@ -27,7 +27,7 @@ class FloorContact {
   JPH::Vec3 normal_;
   JPH::Vec3 plane_point_;
   float margin_ = 0.0f;
-  std::shared_ptr<const HeightField> height_field_;  // the floor, when not a plane
+  std::shared_ptr<const HeightField> height_field_;  // the floor, when not a plane: the model's own
 };
 
 }  // namespace joltgym

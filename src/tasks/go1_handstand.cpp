@@ -49,8 +49,8 @@ Go1HandstandTask::Go1HandstandTask(const CompiledModel& model, const Go1Handstan
   desired_forward_ = footstand ? JPH::Vec3::sAxisZ() : -JPH::Vec3::sAxisZ();
   desired_height_ = footstand ? 0.53f : 0.55f;
   imu_ = model.FindSite("imu", task);
-  for (const char* foot : kFeet) feet_.emplace_back(model.desc(), foot, "floor", task);
-  for (const char* geom : kFrontLegGeoms) front_leg_geoms_.emplace_back(model.desc(), geom, "floor", task);
+  for (const char* foot : kFeet) feet_.emplace_back(model, foot, "floor", task);
+  for (const char* geom : kFrontLegGeoms) front_leg_geoms_.emplace_back(model, geom, "floor", task);
 
   memory_size_ = kMemorySize;
   action_bounds_.assign(go1::kJoints, {-1.0f, 1.0f});

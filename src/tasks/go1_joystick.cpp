@@ -24,10 +24,10 @@ constexpr const char* kRewardNames[Go1JoystickTask::kRewardTerms] = {
     "pose", "termination", "stand_still", "torques", "action_rate", "energy", "feet_clearance",
     "feet_height", "feet_slip", "feet_air_time"};
 
-std::array<FloorContact, Go1JoystickTask::kFeet> MakeFootContacts(const ModelDesc& desc) {
+std::array<FloorContact, Go1JoystickTask::kFeet> MakeFootContacts(const CompiledModel& model) {
   const std::string what = kTask;
-  return {FloorContact(desc, kFeetNames[0], "floor", what), FloorContact(desc, kFeetNames[1], "floor", what),
-          FloorContact(desc, kFeetNames[2], "floor", what), FloorContact(desc, kFeetNames[3], "floor", what)};
+  return {FloorContact(model, kFeetNames[0], "floor", what), FloorContact(model, kFeetNames[1], "floor", what),
+          FloorContact(model, kFeetNames[2], "floor", what), FloorContact(model, kFeetNames[3], "floor", what)};
 }
 
 float Square(float x) { return x * x; }
@@ -37,7 +37,7 @@ JPH::Vec3 Load3(const double* v) { return JPH::Vec3(float(v[0]), float(v[1]), fl
 }  // namespace
 
 Go1JoystickTask::Go1JoystickTask(const CompiledModel& model, const Go1JoystickParams& params)
-    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), foot_contacts_(MakeFootContacts(model.desc())) {
+    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), foot_contacts_(MakeFootContacts(model)) {
   const ModelDesc& desc = model.desc();
   go1::CheckModel(model, params.kp, params.kd, kTask);
   const KeyframeDesc& home = model.FindKeyframe("home", kTask);

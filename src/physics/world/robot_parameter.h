@@ -18,15 +18,13 @@ enum class RobotParameter : int {
 constexpr int kRobotParameters = 6;
 
 inline const char* RobotParameterName(RobotParameter p) {
-  static const char* const names[kRobotParameters] = {"floor_friction", "joint_frictionloss", "joint_armature",
-                                                      "joint_damping", "actuator_kp", "body_mass"};
   switch (p) {
-    case RobotParameter::FloorFriction: return names[0];
-    case RobotParameter::JointFrictionloss: return names[1];
-    case RobotParameter::JointArmature: return names[2];
-    case RobotParameter::JointDamping: return names[3];
-    case RobotParameter::ActuatorKp: return names[4];
-    case RobotParameter::BodyMass: return names[5];
+    case RobotParameter::FloorFriction: return "floor_friction";
+    case RobotParameter::BodyMass: return "body_mass";
+    case RobotParameter::JointFrictionloss: return "joint_frictionloss";
+    case RobotParameter::JointArmature: return "joint_armature";
+    case RobotParameter::JointDamping: return "joint_damping";
+    case RobotParameter::ActuatorKp: return "actuator_kp";
   }
   return "?";
 }
