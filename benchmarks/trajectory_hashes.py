@@ -30,7 +30,9 @@ from joltgym.vector import JoltVectorEnv
 def digest(arrays) -> str:
     h = hashlib.sha256()
     for a in arrays:
-        h.update(np.ascontiguousarray(a).tobytes())
+        # A Dict observation by its arrays, key by key (an object array's bytes are its addresses).
+        for part in ([a[k] for k in sorted(a)] if isinstance(a, dict) else [a]):
+            h.update(np.ascontiguousarray(part).tobytes())
     return h.hexdigest()[:16]
 
 

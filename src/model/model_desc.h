@@ -51,6 +51,27 @@ struct HeightFieldDesc {
   std::vector<float> data;  // nrow x ncol, row-major
 };
 
+// A geom of the model: its body (index into ModelDesc::bodies, -1 for the world) and its index in
+// that body's geoms (or in world_geoms).
+struct GeomRef {
+  int body = -1;
+  int geom = 0;
+};
+
+// An explicit contact pair (MJCF <contact><pair>, MuJoCo's pair_* arrays): the two geoms touch
+// with these parameters whatever their bitmasks, parents or <exclude>s say, and replace the
+// contact their own parameters would mix (MuJoCo's mj_collision merges the two lists).
+struct ContactPairDesc {
+  std::string name;
+  GeomRef geom1, geom2;
+  int condim = 3;
+  float friction = 1.0f;  // sliding; torsional and rolling are not modelled
+  std::array<float, 2> solref{0.02f, 1.0f};
+  std::array<float, 5> solimp{0.9f, 0.95f, 0.001f, 0.5f, 2.0f};
+  float margin = 0.0f;
+  float gap = 0.0f;
+};
+
 // One simulated body: a MuJoCo body that carries joints, with every jointless
 // descendant welded into it (geoms and mass merged by the front end).
 struct BodyDesc {
@@ -204,6 +225,7 @@ struct ModelDesc {
   std::vector<CameraDesc> cameras;
   std::vector<BodyFrameDesc> mj_body_frames;  // one per MuJoCo body, world included
   std::vector<std::array<int, 2>> excluded_pairs;  // body index pairs, -1 = world
+  std::vector<ContactPairDesc> contact_pairs;
   std::vector<KeyframeDesc> keyframes;
   std::vector<HeightFieldDesc> height_fields;
   int nq = 0;

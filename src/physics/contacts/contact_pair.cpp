@@ -35,15 +35,23 @@ ContactPair MixContactPair(const GeomDesc& a, const GeomDesc& b, float timestep)
       solref[i] = standard ? mix * a.solref[i] + (1.0f - mix) * b.solref[i] : std::min(a.solref[i], b.solref[i]);
     for (int i = 0; i < 5; ++i) solimp[i] = mix * a.solimp[i] + (1.0f - mix) * b.solimp[i];
   }
+  return ContactPairOf(condim, friction, solref, solimp, a.margin + b.margin, a.invweight + b.invweight, timestep);
+}
+
+ContactPair ExplicitContactPair(const ContactPairDesc& desc, const GeomDesc& a, const GeomDesc& b, float timestep) {
+  return ContactPairOf(desc.condim, desc.friction, desc.solref, desc.solimp, desc.margin, a.invweight + b.invweight,
+                       timestep);
+}
+
+ContactPair ContactPairOf(int condim, float friction, const std::array<float, 2>& solref,
+                          const std::array<float, 5>& solimp, float margin, float invweight, float timestep) {
   ContactPair pair;
-  pair.detect_margin = a.margin + b.margin;
+  pair.detect_margin = margin;
   pair.friction = friction;
   pair.frictional = condim > 1;
-  const float invweight = a.invweight + b.invweight;
   const float mu2 = friction * friction;
   const float row_invweight = pair.frictional ? 2.0f * mu2 * (1.0f + mu2) * invweight : invweight;
-  pair.soft = SoftLimit::FromMuJoCo(solref, solimp, pair.detect_margin, row_invweight,
-                                    timestep);
+  pair.soft = SoftLimit::FromMuJoCo(solref, solimp, margin, row_invweight, timestep);
   return pair;
 }
 

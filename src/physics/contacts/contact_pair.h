@@ -27,5 +27,10 @@ struct ContactPair {
 };
 
 ContactPair MixContactPair(const GeomDesc& a, const GeomDesc& b, float timestep);
+// An explicit <pair>'s contact between geoms a and b: the pair's parameters, the geoms' weights.
+ContactPair ExplicitContactPair(const ContactPairDesc& desc, const GeomDesc& a, const GeomDesc& b, float timestep);
+// The contact from its parameters as MuJoCo's mj_contactParam leaves them; invweight: both sides' sum.
+ContactPair ContactPairOf(int condim, float friction, const std::array<float, 2>& solref,
+                          const std::array<float, 5>& solimp, float margin, float invweight, float timestep);
 
 }  // namespace joltgym

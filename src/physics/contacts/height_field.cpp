@@ -1,6 +1,7 @@
 #include "physics/contacts/height_field.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -56,44 +57,30 @@ JPH::Vec3 HeightField::Vertex(int r, int c) const {
   return JPH::Vec3(dx_ * float(c) - size_[0], dy_ * float(r) - size_[1], z_[size_t(r) * size_t(ncol_) + size_t(c)]);
 }
 
-int HeightField::CollideSphere(JPH::Vec3Arg centre, float radius, float margin, SurfaceContact out[kMaxContacts]) const {
-  const JPH::Vec3 p = rot_.Conjugated() * (centre - pos_);
-  const float reach = radius + std::max(margin, 0.0f);
+template <typename F>
+void HeightField::ForEachTriangleNear(JPH::Vec3Arg p, float reach, F&& f) const {
   const int cmin = std::max(0, int(std::floor((p.GetX() - reach + size_[0]) / dx_)));
   const int cmax = std::min(ncol_ - 1, int(std::ceil((p.GetX() + reach + size_[0]) / dx_)));
   const int rmin = std::max(0, int(std::floor((p.GetY() - reach + size_[1]) / dy_)));
   const int rmax = std::min(nrow_ - 1, int(std::ceil((p.GetY() + reach + size_[1]) / dy_)));
-  int n = 0;
-  SurfaceContact found[2 * 16];
   for (int r = rmin; r < rmax; ++r)
     for (int c = cmin + 1; c <= cmax; ++c) {
       // MuJoCo's prisms of cell (r, c - 1)-(r + 1, c): split along (r, c - 1)-(r + 1, c).
       const JPH::Vec3 a = Vertex(r + 1, c - 1), b = Vertex(r, c - 1), d = Vertex(r + 1, c), e = Vertex(r, c);
-      const JPH::Vec3 triangles[2][3] = {{a, b, d}, {b, d, e}};
-      for (const auto& t : triangles) {
-        JPH::Vec3 up = (t[1] - t[0]).Cross(t[2] - t[0]);
-        if (up.GetZ() < 0.0f) up = -up;
-        up = up.Normalized();
-        SurfaceContact contact;
-        const JPH::Vec3 q = ClosestOnTriangle(p, t[0], t[1], t[2]);
-        const JPH::Vec3 to_centre = p - q;
-        const float length = to_centre.Length();
-        if (to_centre.Dot(up) > 0.0f) {
-          // Above the face: its nearest point, on the face or an edge.
-          contact = {q, length > 1e-7f ? to_centre / length : up, length - radius};
-        } else if (OverTriangle(p, t[0], t[1], t[2])) {
-          // Sunk below the face, inside its prism: the prism's top is nearest.
-          const float height = (p - t[0]).Dot(up);
-          contact = {p - height * up, up, height - radius};
-        } else {
-          continue;  // below the face's plane beside it: a neighbouring prism's face gives the contact
-        }
-        if (!(contact.dist < margin) || n == int(std::size(found))) continue;
-        found[n++] = contact;  // two prisms closest at their shared edge give two contacts, as MuJoCo's
-      }
+      f(a, b, d);
+      f(b, d, e);
     }
-  std::sort(found, found + n, [](const SurfaceContact& x, const SurfaceContact& y) { return x.dist < y.dist; });
-  n = std::min(n, kMaxContacts);
+}
+
+int HeightField::Deepest(SurfaceContact* found, int n, SurfaceContact out[kMaxContacts], int first_sample) const {
+  SurfaceContact kept[kMaxContacts];
+  if (first_sample >= n) {
+    std::sort(found, found + n, [](const SurfaceContact& x, const SurfaceContact& y) { return x.dist < y.dist; });
+    n = std::min(n, kMaxContacts);
+  } else {
+    n = SamplesAfterCorners(found, n, first_sample, kept);
+    found = kept;
+  }
   for (int k = 0; k < n; ++k) {  // found[k].pos is the field's surface point: halfway is dist / 2 along the normal
     const JPH::Vec3 q = found[k].pos, normal = found[k].normal;
     out[k].normal = rot_ * normal;
@@ -101,6 +88,96 @@ int HeightField::CollideSphere(JPH::Vec3Arg centre, float radius, float margin, 
     out[k].dist = found[k].dist;
   }
   return n;
+}
+
+int HeightField::SamplesAfterCorners(const SurfaceContact* found, int n, int first_sample,
+                                     SurfaceContact kept[kMaxContacts]) {
+  // A sample of the field under a box outranks a corner only when it pokes in deeper by kSampleLead:
+  // on level ground the samples under a flat box are as deep as its corners, and four of them
+  // picked from one side would tip it.
+  constexpr float kSampleLead = 5.0e-4f;
+  int order[8 + 64];
+  n = std::min(n, int(std::size(order)));
+  for (int i = 0; i < n; ++i) order[i] = i;
+  auto rank = [&](int i) { return i >= first_sample ? found[i].dist + kSampleLead : found[i].dist; };
+  std::stable_sort(order, order + n, [&](int x, int y) { return rank(x) < rank(y); });
+  n = std::min(n, kMaxContacts);
+  for (int k = 0; k < n; ++k) kept[k] = found[order[k]];
+  return n;
+}
+
+int HeightField::CollideSphere(JPH::Vec3Arg centre, float radius, float margin, SurfaceContact out[kMaxContacts]) const {
+  const JPH::Vec3 p = rot_.Conjugated() * (centre - pos_);
+  int n = 0;
+  SurfaceContact found[2 * 16];
+  ForEachTriangleNear(p, radius + std::max(margin, 0.0f), [&](JPH::Vec3Arg t0, JPH::Vec3Arg t1, JPH::Vec3Arg t2) {
+    JPH::Vec3 up = (t1 - t0).Cross(t2 - t0);
+    if (up.GetZ() < 0.0f) up = -up;
+    up = up.Normalized();
+    SurfaceContact contact;
+    const JPH::Vec3 q = ClosestOnTriangle(p, t0, t1, t2);
+    const JPH::Vec3 to_centre = p - q;
+    const float length = to_centre.Length();
+    if (to_centre.Dot(up) > 0.0f) {
+      // Above the face: its nearest point, on the face or an edge.
+      contact = {q, length > 1e-7f ? to_centre / length : up, length - radius};
+    } else if (OverTriangle(p, t0, t1, t2)) {
+      // Sunk below the face, inside its prism: the prism's top is nearest.
+      const float height = (p - t0).Dot(up);
+      contact = {p - height * up, up, height - radius};
+    } else {
+      return;  // below the face's plane beside it: a neighbouring prism's face gives the contact
+    }
+    if (!(contact.dist < margin) || n == int(std::size(found))) return;
+    found[n++] = contact;  // two prisms closest at their shared edge give two contacts, as MuJoCo's
+  });
+  return Deepest(found, n, out, n);
+}
+
+int HeightField::CollideBox(const JPH::Mat44& transform, const Vec3f& half, float margin,
+                            SurfaceContact out[kMaxContacts]) const {
+  SurfaceContact found[8 + 64];
+  int n = 0;
+  // Each corner as a point: its nearest triangle.
+  for (int k = 0; k < 8; ++k) {
+    const JPH::Vec3 corner = transform * JPH::Vec3(k & 1 ? half[0] : -half[0], k & 2 ? half[1] : -half[1],
+                                                   k & 4 ? half[2] : -half[2]);
+    SurfaceContact c[kMaxContacts];
+    if (CollideSphere(corner, 0.0f, margin, c) == 0) continue;
+    // Back into the field's frame, the surface point: Deepest() moves it halfway again.
+    found[n++] = {rot_.Conjugated() * (c[0].pos - pos_) - 0.5f * c[0].dist * (rot_.Conjugated() * c[0].normal),
+                  rot_.Conjugated() * c[0].normal, c[0].dist};
+  }
+  const int corners = n;
+  // Each sample of the field inside the box: pushed out through the box's nearest face.
+  const JPH::Mat44 to_field = JPH::Mat44::sRotation(rot_.Conjugated()) * JPH::Mat44::sTranslation(-pos_);
+  const JPH::Mat44 box_in_field = to_field * transform;
+  const JPH::Mat44 field_in_box = box_in_field.InversedRotationTranslation();
+  const JPH::Vec3 p = box_in_field.GetTranslation();
+  const float reach = std::sqrt(half[0] * half[0] + half[1] * half[1] + half[2] * half[2]);
+  const int cmin = std::max(0, int(std::ceil((p.GetX() - reach + size_[0]) / dx_)));
+  const int cmax = std::min(ncol_ - 1, int(std::floor((p.GetX() + reach + size_[0]) / dx_)));
+  const int rmin = std::max(0, int(std::ceil((p.GetY() - reach + size_[1]) / dy_)));
+  const int rmax = std::min(nrow_ - 1, int(std::floor((p.GetY() + reach + size_[1]) / dy_)));
+  for (int r = rmin; r <= rmax; ++r)
+    for (int c = cmin; c <= cmax && n < int(std::size(found)); ++c) {
+      const JPH::Vec3 v = Vertex(r, c);
+      const JPH::Vec3 local = field_in_box * v;
+      int face = -1;
+      float depth = FLT_MAX;
+      for (int axis = 0; axis < 3; ++axis) {
+        const float inside = half[size_t(axis)] - std::abs(local[axis]);
+        if (inside < 0.0f) face = -2;
+        if (face != -2 && inside < depth) depth = inside, face = axis;
+      }
+      if (face < 0) continue;
+      JPH::Vec3 outward = JPH::Vec3::sZero();
+      outward.SetComponent(face, local[face] >= 0.0f ? 1.0f : -1.0f);
+      // The box moves away from the sample: the normal from the field points into the box's face.
+      const JPH::Vec3 normal = -box_in_field.Multiply3x3(outward);
+      found[n++] = {v, normal, -depth};
+    }
+  return Deepest(found, n, out, corners);
 }
 
 }  // namespace joltgym

@@ -1,12 +1,16 @@
 // A height field of the scene (MJCF <hfield> on a world geom) as MuJoCo's collision sees it: a
 // grid whose every cell is split into two triangles along the same diagonal as MuJoCo's
 // prisms, and the contacts of a sphere with those triangles, one per triangle it comes within
-// the margin of (MuJoCo finds one per prism), halfway between the two surfaces.
+// the margin of (MuJoCo finds one per prism), halfway between the two surfaces. A box touches at
+// its corners (each at its nearest triangle, as a point) and wherever a sample of the field pokes
+// into it (out through the box's nearest face); MuJoCo searches each prism under the box for its
+// deepest point instead, which can be a point along an edge of the box where ours is its corner.
 #pragma once
 
 #include "model/model_desc.h"
 
 #include <Jolt/Jolt.h>
+#include <Jolt/Math/Mat44.h>
 #include <Jolt/Math/Quat.h>
 #include <Jolt/Math/Vec3.h>
 
@@ -30,9 +34,21 @@ class HeightField {
 
   // The contacts of a sphere (world centre) closer than `margin`, deepest first; returns how many.
   int CollideSphere(JPH::Vec3Arg centre, float radius, float margin, SurfaceContact out[kMaxContacts]) const;
+  // The contacts of a box (its world transform, MuJoCo's half-sizes) closer than `margin`, deepest
+  // first; returns how many.
+  int CollideBox(const JPH::Mat44& transform, const Vec3f& half, float margin, SurfaceContact out[kMaxContacts]) const;
 
  private:
   JPH::Vec3 Vertex(int r, int c) const;  // in the field's frame
+  // f(a, b, c) for both triangles of every cell within `reach` of p (field frame, xy).
+  template <typename F>
+  void ForEachTriangleNear(JPH::Vec3Arg p, float reach, F&& f) const;
+  // The deepest kMaxContacts of n found contacts (field frame, pos on the field's surface; from
+  // first_sample on, samples under a box) into out, in the world, pos halfway between the surfaces;
+  // returns how many.
+  int Deepest(SurfaceContact* found, int n, SurfaceContact out[kMaxContacts], int first_sample) const;
+  // A box's kMaxContacts deepest into kept, its corners (found before first_sample) ahead of as deep samples.
+  static int SamplesAfterCorners(const SurfaceContact* found, int n, int first_sample, SurfaceContact kept[kMaxContacts]);
 
   int nrow_, ncol_;
   std::array<float, 4> size_;

@@ -10,16 +10,18 @@
 namespace joltgym {
 SelfContactConstraint::SelfContactConstraint(JPH::Body& body1, JPH::Body& body2, std::vector<SelfContactGeomPair> pairs)
     : OwnConstraint(body1, body2), pairs_(std::move(pairs)) {
-  slots_.resize(pairs_.size() * kMaxPairContacts);
-  active_.assign(slots_.size(), 0);
   float margin = 0.0f;  // the pairs' widest
   for (size_t p = 0; p < pairs_.size(); ++p) {
     const SelfContactGeomPair& g = pairs_[p];
     const float pair_margin = std::min(g.pair.detect_margin, g.pair.soft.margin);
     reach_.push_back(GeomReach(g.type1, g.size1) + GeomReach(g.type2, g.size2) + pair_margin);
     margin = std::max(margin, pair_margin);
-    for (int k = 0; k < kMaxPairContacts; ++k) slots_[p * kMaxPairContacts + size_t(k)].pair = int(p);
+    first_slot_.push_back(int(slots_.size()));
+    slots_.resize(slots_.size() + size_t(g.max_contacts()));
+    for (size_t k = size_t(first_slot_.back()); k < slots_.size(); ++k) slots_[k].pair = int(p);
   }
+  first_slot_.push_back(int(slots_.size()));
+  active_.assign(slots_.size(), 0);
   // Each body's geoms within a sphere about their mean centre.
   auto bound = [&](bool first, JPH::Vec3& centre) {
     centre = JPH::Vec3::sZero();
@@ -37,19 +39,21 @@ SelfContactConstraint::SelfContactConstraint(JPH::Body& body1, JPH::Body& body2,
 void SelfContactConstraint::FindContacts(float h, BiasAccelerationSource& bias_source, int body1, int body2,
                                          const JPH::RMat44& t1, const JPH::RMat44& t2, bool near) {
   num_active_ = 0;
-  PairContactPoint contacts[kMaxPairContacts];
+  PairContactPoint contacts[kMaxConvexPairContacts];
   for (size_t p = 0; p < pairs_.size(); ++p) {
     const SelfContactGeomPair& g = pairs_[p];
-    bool found[kMaxPairContacts] = {};
+    bool found[kMaxConvexPairContacts] = {};
     // Most pairs of a body are apart most updates: their centres tell, before the geoms' frames.
     const JPH::Vec3 centre1(t1 * g.local1.GetTranslation()), centre2(t2 * g.local2.GetTranslation());
     if (near && (centre1 - centre2).LengthSq() <= reach_[p] * reach_[p]) {
       const JPH::Mat44 geom1(t1 * g.local1), geom2(t2 * g.local2);
-      const int n = CollidePair(g.type1, g.size1, geom1, g.type2, g.size2, geom2, g.pair.detect_margin, contacts);
+      const int n = g.convex()
+                        ? CollideConvexPair(g.convex1, geom1, g.convex2, geom2, g.pair.detect_margin, contacts)
+                        : CollidePair(g.type1, g.size1, geom1, g.type2, g.size2, geom2, g.pair.detect_margin, contacts);
       for (int i = 0; i < n; ++i) {
         const PairContactPoint& c = contacts[i];
         if (!(c.dist < g.pair.soft.margin)) continue;  // MuJoCo excludes contacts beyond includemargin
-        Slot& slot = slots_[p * kMaxPairContacts + size_t(c.feature)];
+        Slot& slot = slots_[size_t(first_slot_[p] + c.feature)];
         slot.pos = c.pos;
         slot.r1 = JPH::Vec3(JPH::RVec3(c.pos) - mBody1->GetCenterOfMassPosition());
         slot.r2 = JPH::Vec3(JPH::RVec3(c.pos) - mBody2->GetCenterOfMassPosition());
@@ -59,8 +63,8 @@ void SelfContactConstraint::FindContacts(float h, BiasAccelerationSource& bias_s
         found[c.feature] = true;
       }
     }
-    for (int k = 0; k < kMaxPairContacts; ++k) {
-      const size_t index = p * kMaxPairContacts + size_t(k);
+    for (int k = 0; k < g.max_contacts(); ++k) {
+      const size_t index = size_t(first_slot_[p] + k);
       if (found[k] != bool(active_[index]))  // a fresh contact starts cold; an ended one is cleared
         for (SoftContactRow& r : slots_[index].rows) r.Clear();
       active_[index] = found[k];

@@ -1,5 +1,6 @@
 // MuJoCo's soft contacts between two bodies of one robot tree (a Humanoid's hand on its
-// thigh), found by joltgym's own round-geom collision (pair_collision.h) and solved in the
+// thigh), found by joltgym's own round-geom collision (pair_collision.h), or Jolt's convex one
+// where a box or cylinder takes part (convex_pair_collision.h), and solved in the
 // tree's joint space by its articulation (joint_space_contacts.h), as its plane contacts are.
 //
 // Why not Jolt's contacts: they are hard (speculative rows and position correction), where
@@ -9,6 +10,7 @@
 #pragma once
 
 #include "physics/contacts/contact_forces.h"
+#include "physics/contacts/convex_pair_collision.h"
 #include "physics/contacts/pair_collision.h"
 #include "physics/contacts/soft_contact_constraint.h"
 
@@ -25,6 +27,10 @@ struct SelfContactGeomPair {
   JPH::Mat44 local1 = JPH::Mat44::sIdentity(), local2 = JPH::Mat44::sIdentity();  // geom frames in their body frames
   ContactPair pair;
   JPH::uint64 tag1 = 0, tag2 = 0;  // ContactForce::geom_tag of each side
+  // Both shapes when CollidePair does not handle the types (convex_pair_collision.h).
+  ConvexGeom convex1, convex2;
+  bool convex() const { return convex1.shape != nullptr; }
+  int max_contacts() const { return convex() ? kMaxConvexPairContacts : kMaxPairContacts; }
 };
 
 class SelfContactConstraint final : public OwnConstraint {
@@ -94,12 +100,13 @@ class SelfContactConstraint final : public OwnConstraint {
 
   std::vector<SelfContactGeomPair> pairs_;
   std::vector<float> reach_;  // per pair: beyond this between the geoms' centres, no contact
+  std::vector<int> first_slot_;  // per pair, and one past the last pair's slots
   // All pairs at once: beyond reach_all_ between these points of the two bodies (body frames), none touch.
   JPH::Vec3 centre1_, centre2_;
   float reach_all_ = 0.0f;
   // A Humanoid's 111 pairs have 222 slots of ~400 bytes; most updates none is active, and
   // walking them all for their flags would cost more than finding the contacts.
-  std::vector<Slot> slots_;              // kMaxPairContacts per pair
+  std::vector<Slot> slots_;              // SelfContactGeomPair::max_contacts() per pair
   std::vector<unsigned char> active_;    // per slot
   int num_active_ = 0;
 };

@@ -29,7 +29,8 @@ SoftContactConstraint::SoftContactConstraint(JPH::Body& body, const HeightField&
       height_field_(&field),
       geoms_(std::move(geoms)) {
   for (const SoftContactGeom& g : geoms_)
-    if (g.type != GeomType::Sphere) throw std::invalid_argument("a height field's soft contacts take sphere geoms only");
+    if (g.type != GeomType::Sphere && g.type != GeomType::Box)
+      throw std::invalid_argument("a height field's soft contacts take spheres and boxes only");
   AllocateSlots();
 }
 
@@ -54,7 +55,10 @@ void SoftContactConstraint::CollideHeightField(size_t g, const JPH::RMat44& body
   const SoftContactGeom& geom = geoms_[g];
   const JPH::Vec3 centre(body_transform * geom.local.GetTranslation());
   SurfaceContact found[HeightField::kMaxContacts];
-  const int n = height_field_->CollideSphere(centre, geom.size[0], geom.pair.detect_margin, found);
+  const int n = geom.type == GeomType::Sphere
+                    ? height_field_->CollideSphere(centre, geom.size[0], geom.pair.detect_margin, found)
+                    : height_field_->CollideBox(JPH::Mat44(body_transform * geom.local), geom.size, geom.pair.detect_margin,
+                                                found);
   for (int i = 0; i < n; ++i) {
     if (!(found[i].dist < geom.pair.soft.margin)) continue;  // MuJoCo excludes contacts beyond includemargin
     if (!bias) bias = &bias_source.BiasOf(body);

@@ -42,6 +42,7 @@ struct SoftContactGeom {
   ContactPair pair;
   JPH::uint64 tag = 0;                          // ContactForce::geom_tag: 1 + the owning MuJoCo body
   const GeomDesc* desc = nullptr;               // the geom's description (its model outlives the constraint)
+  bool explicit_pair = false;                   // its parameters are an explicit <pair>'s, not the two geoms' mix
 };
 
 class SoftContactConstraint final : public OwnConstraint {
@@ -51,7 +52,7 @@ class SoftContactConstraint final : public OwnConstraint {
   // Body 1 is the world (the plane is static), body 2 the robot's body.
   SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane_point, JPH::Vec3Arg plane_normal,
                         std::vector<SoftContactGeom> geoms);
-  // Against a height field of the scene (it outlives the constraint): sphere geoms only.
+  // Against a height field of the scene (it outlives the constraint): spheres and boxes.
   SoftContactConstraint(JPH::Body& body, const HeightField& field, std::vector<SoftContactGeom> geoms);
 
   // Finds the contacts and sets up their rows for a physics update of length h; call

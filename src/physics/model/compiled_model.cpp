@@ -1,6 +1,7 @@
 #include "physics/model/compiled_model.h"
 
 #include "physics/contacts/collision_filter.h"
+#include "physics/contacts/convex_pair_collision.h"
 #include "physics/contacts/geom_shapes.h"
 #include "physics/contacts/pair_collision.h"
 #include "physics/core/inert_shape.h"
@@ -396,10 +397,18 @@ void CompiledModel::CompileCollisionTable() {
     entries.push_back(BodyContactProps(desc_.bodies[i]));
   }
   const int first_static = int(entries.size());
-  for (const GeomDesc& g : desc_.world_geoms) {
-    if (!Collides(g)) continue;
+  auto in_explicit_pair = [&](int world_geom) {
+    for (const ContactPairDesc& pair : desc_.contact_pairs)
+      for (const GeomRef& ref : {pair.geom1, pair.geom2})
+        if (ref.body < 0 && ref.geom == world_geom) return true;
+    return false;
+  };
+  for (int w = 0; w < int(desc_.world_geoms.size()); ++w) {
+    const GeomDesc& g = desc_.world_geoms[size_t(w)];
+    if (!Collides(g) && !in_explicit_pair(w)) continue;
     CompiledStaticGeom s;
     s.geom = g;
+    s.world_geom = w;
     s.friction = g.friction;
     s.condim = g.condim;
     s.collision_entry = int(entries.size());
@@ -462,7 +471,65 @@ void CompiledModel::CompileCollisionTable() {
       if (pair[side] >= 0 && pair[1 - side] < 0) excluded_from_world_[size_t(bodies_[pair[side]].collision_entry)] = 1;
   }
   if (desc_.solver.soft_contacts) CompileSelfContacts(*filter);
+  CompileContactPairs();
   collision_filter_ = filter;
+}
+
+const GeomDesc& CompiledModel::PairGeom(const GeomRef& ref, const std::string& pair) const {
+  const std::vector<GeomDesc>* geoms = nullptr;
+  if (ref.body >= 0 && ref.body < int(desc_.bodies.size())) geoms = &desc_.bodies[size_t(ref.body)].geoms;
+  if (ref.body == -1) geoms = &desc_.world_geoms;
+  if (geoms == nullptr || ref.geom < 0 || ref.geom >= int(geoms->size()))
+    throw std::invalid_argument("<contact><pair> '" + pair + "': geom index out of range");
+  return (*geoms)[size_t(ref.geom)];
+}
+
+void CompiledModel::CompileContactPairs() {
+  for (int p = 0; p < int(desc_.contact_pairs.size()); ++p) {
+    const ContactPairDesc& pair = desc_.contact_pairs[size_t(p)];
+    const std::string label = "<contact><pair> '" + pair.name + "'";
+    const GeomDesc& g1 = PairGeom(pair.geom1, pair.name);
+    const GeomDesc& g2 = PairGeom(pair.geom2, pair.name);
+    if (pair.geom1.body == pair.geom2.body) continue;  // one rigid body (or the world): nothing to push apart
+    if (!desc_.solver.soft_contacts)
+      throw UnsupportedFeature(label + ": explicit pairs are solved as soft contacts only; turn soft contacts on");
+    if (pair.geom1.body < 0 || pair.geom2.body < 0) {
+      const bool world_first = pair.geom1.body < 0;
+      const GeomRef& world = world_first ? pair.geom1 : pair.geom2;
+      const GeomRef& robot = world_first ? pair.geom2 : pair.geom1;
+      const GeomDesc& wg = world_first ? g1 : g2;
+      if (wg.type != GeomType::Plane && wg.type != GeomType::HeightField)
+        throw UnsupportedFeature(label + ": a robot geom paired with the world's geom '" + wg.name +
+                                 "', which is not a plane or a height field");
+      for (const CompiledStaticGeom& st : static_geoms_)
+        if (st.world_geom == world.geom)
+          plane_pairs_.push_back({robot.body, robot.geom, int(&st - static_geoms_.data()), p});
+      continue;
+    }
+    const int a = std::min(pair.geom1.body, pair.geom2.body), b = std::max(pair.geom1.body, pair.geom2.body);
+    const CompiledBody& ba = bodies_[size_t(a)];
+    const CompiledBody& bb = bodies_[size_t(b)];
+    if (!ba.articulated || !bb.articulated || ba.articulation_root != bb.articulation_root)
+      throw UnsupportedFeature(label + ": its geoms' bodies '" + ba.name + "' and '" + bb.name +
+                               "' are not in one articulated tree (explicit pairs between bodies are solved in a tree's "
+                               "joint space: SolverSettings(articulated_joints=True))");
+    if (!SoftPairSupported(g1.type, g2.type))
+      throw UnsupportedFeature(label + ": geoms '" + g1.name + "' and '" + g2.name + "' are not both spheres, "
+                               "capsules, boxes or cylinders");
+    const std::array<int, 2> geoms = pair.geom1.body == a ? std::array<int, 2>{pair.geom1.geom, pair.geom2.geom}
+                                                           : std::array<int, 2>{pair.geom2.geom, pair.geom1.geom};
+    auto sc = std::find_if(self_contacts_.begin(), self_contacts_.end(),
+                           [&](const CompiledSelfContact& c) { return c.body1 == a && c.body2 == b; });
+    if (sc == self_contacts_.end()) sc = self_contacts_.insert(self_contacts_.end(), CompiledSelfContact{a, b, {}, {}});
+    // MuJoCo drops the contact the two geoms' own parameters would make (mj_collision's merge).
+    auto same = std::find(sc->geoms.begin(), sc->geoms.end(), geoms);
+    if (same == sc->geoms.end()) {
+      sc->geoms.push_back(geoms);
+      sc->explicit_pair.push_back(p);
+    } else {
+      sc->explicit_pair[size_t(same - sc->geoms.begin())] = p;
+    }
+  }
 }
 
 void CompiledModel::CompileSelfContacts(ModelCollisionFilter& filter) {
@@ -472,7 +539,7 @@ void CompiledModel::CompileSelfContacts(ModelCollisionFilter& filter) {
       const CompiledBody& bb = bodies_[size_t(b)];
       if (!filter.Allowed(ba.collision_entry, bb.collision_entry)) continue;
       if (!ba.articulated || !bb.articulated || ba.articulation_root != bb.articulation_root) continue;
-      CompiledSelfContact pair{a, b, {}};
+      CompiledSelfContact pair{a, b, {}, {}};
       bool supported = true;
       const auto& geoms_a = desc_.bodies[size_t(a)].geoms;
       const auto& geoms_b = desc_.bodies[size_t(b)].geoms;
@@ -483,8 +550,9 @@ void CompiledModel::CompileSelfContacts(ModelCollisionFilter& filter) {
           if (!Collides(ga) || !Collides(gb) ||
               !BitmasksMeet({ga.contype, ga.conaffinity}, {gb.contype, gb.conaffinity}))
             continue;
-          supported = PairCollisionSupported(ga.type, gb.type);
+          supported = SoftPairSupported(ga.type, gb.type);
           pair.geoms.push_back({i, j});
+          pair.explicit_pair.push_back(-1);
         }
       if (!supported) continue;
       filter.Allow(ba.collision_entry, bb.collision_entry, false);

@@ -134,14 +134,24 @@ struct CompiledStaticGeom {
   float friction = 1.0f;
   int condim = 3;
   int collision_entry = 0;
+  int world_geom = -1;       // index into ModelDesc::world_geoms
+};
+
+// A robot geom's explicit <pair> with a plane or height field of the world (contact_pairs).
+struct CompiledPlanePair {
+  int body = -1;
+  int geom = 0;          // index into the body's BodyDesc::geoms
+  int static_geom = 0;   // index into static_geoms()
+  int pair = 0;          // index into ModelDesc::contact_pairs
 };
 
 // Two bodies of one articulated tree whose contacts joltgym finds and solves itself, as MuJoCo's
 // soft contacts (self_contact_constraint.h), rather than Jolt: every pair of their geoms that
-// may touch is a sphere or capsule pair (pair_collision.h).
+// may touch is a pair of spheres, capsules, boxes or cylinders.
 struct CompiledSelfContact {
   int body1 = -1, body2 = -1;
   std::vector<std::array<int, 2>> geoms;  // (index into body1's BodyDesc::geoms, into body2's)
+  std::vector<int> explicit_pair;         // per geom pair: its ModelDesc::contact_pairs index, or -1 (mixed)
 };
 
 class CompiledModel {
@@ -180,6 +190,8 @@ class CompiledModel {
   // With soft contacts: the body pairs whose contacts are joltgym's (the collision table then
   // keeps them apart for Jolt).
   const std::vector<CompiledSelfContact>& self_contacts() const { return self_contacts_; }
+  // Explicit pairs of a robot geom with the world's planes and height fields.
+  const std::vector<CompiledPlanePair>& plane_pairs() const { return plane_pairs_; }
   bool has_fluid() const { return desc_.density > 0.0f || desc_.viscosity > 0.0f; }
 
  private:
@@ -190,6 +202,10 @@ class CompiledModel {
   // The self_contacts, taken out of the table; a pair with a geom CollidePair does not handle,
   // or across trees, stays Jolt's.
   void CompileSelfContacts(ModelCollisionFilter& filter);
+  // The explicit pairs: into plane_pairs_ or self_contacts_ (UnsupportedFeature, naming the pair,
+  // for a pair neither takes).
+  void CompileContactPairs();
+  const GeomDesc& PairGeom(const GeomRef& ref, const std::string& pair) const;
   // Two or three hinges on one body become a gimbal; false if the joints are not hinges.
   bool TryCompileGimbal(CompiledBody& body);
   // A model whose every hinge turns about one world axis and every slide runs across it
@@ -214,6 +230,7 @@ class CompiledModel {
   std::vector<unsigned char> excluded_from_world_;   // per collision entry
   std::vector<float> qpos0_;
   std::vector<CompiledSelfContact> self_contacts_;
+  std::vector<CompiledPlanePair> plane_pairs_;
   int max_contacts_ = 64;
 };
 

@@ -297,25 +297,40 @@ void Robot::CreateSoftContacts() {
   const CompiledModel& m = *model_;
   const CompiledModel& scene = *world_->scene_;
   if (!scene.solver().soft_contacts) return;
+  // A model's explicit pairs name its own world geoms: they hold where it is its own scene.
+  const bool own_scene = &scene == &m;
+  if (!own_scene && !m.plane_pairs().empty())
+    throw UnsupportedFeature("<contact><pair> '" + m.desc().contact_pairs[size_t(m.plane_pairs().front().pair)].name +
+                             "': explicit pairs with a model's world geoms hold in its own scene only, not in another");
   for (const CompiledStaticGeom& plane : scene.static_geoms()) {
     if (!plane.plane && !plane.height_field) continue;
+    const int plane_index = int(&plane - scene.static_geoms().data());
     const CollisionBits plane_bits{plane.geom.contype, plane.geom.conaffinity};
     for (size_t i = 0; i < m.bodies().size(); ++i) {
       const CompiledBody& cb = m.bodies()[i];
-      if (m.ExcludedFromWorld(cb.collision_entry)) continue;
+      const bool excluded = m.ExcludedFromWorld(cb.collision_entry);
       std::vector<SoftContactGeom> geoms;
-      for (const GeomDesc& g : m.desc().bodies[i].geoms) {
-        if (!Collides(CollisionBits{g.contype, g.conaffinity}) ||
-            !BitmasksMeet(CollisionBits{g.contype, g.conaffinity}, plane_bits) || PlaneContactFeatures(g.type) == 0)
+      const std::vector<GeomDesc>& body_geoms = m.desc().bodies[i].geoms;
+      for (int k = 0; k < int(body_geoms.size()); ++k) {
+        const GeomDesc& g = body_geoms[size_t(k)];
+        const CompiledPlanePair* explicit_pair = nullptr;
+        for (const CompiledPlanePair& pp : m.plane_pairs())
+          if (own_scene && pp.body == int(i) && pp.geom == k && pp.static_geom == plane_index) explicit_pair = &pp;
+        if (!explicit_pair && (excluded || !Collides(CollisionBits{g.contype, g.conaffinity}) ||
+                               !BitmasksMeet(CollisionBits{g.contype, g.conaffinity}, plane_bits)))
           continue;
-        if (plane.height_field && g.type != GeomType::Sphere)
+        if (PlaneContactFeatures(g.type) == 0) continue;
+        if (plane.height_field && g.type != GeomType::Sphere && g.type != GeomType::Box)
           throw UnsupportedFeature("geom '" + g.name + "' of body '" + m.desc().bodies[i].name + "' touches height field '" +
-                                   plane.geom.name + "': only spheres collide with height fields in joltgym so far");
+                                   plane.geom.name + "': only spheres and boxes collide with height fields in joltgym so far");
         SoftContactGeom sg;
         sg.type = g.type;
         sg.size = g.size;
         sg.local = JPH::Mat44::sRotationTranslation(ToQuat(g.quat), ToVec3(g.pos));
-        sg.pair = MixContactPair(plane.geom, g, m.timestep());
+        sg.pair = explicit_pair ? ExplicitContactPair(m.desc().contact_pairs[size_t(explicit_pair->pair)], plane.geom, g,
+                                                      m.timestep())
+                                : MixContactPair(plane.geom, g, m.timestep());
+        sg.explicit_pair = explicit_pair != nullptr;
         sg.tag = JPH::uint64(g.mj_body + 1);
         sg.desc = &g;
         geoms.push_back(sg);
@@ -343,7 +358,8 @@ void Robot::CreateSelfContacts() {
   self_contact_frames_.resize(bodies_.size());
   for (const CompiledSelfContact& sc : m.self_contacts()) {
     std::vector<SelfContactGeomPair> pairs;
-    for (const auto& [i, j] : sc.geoms) {
+    for (size_t k = 0; k < sc.geoms.size(); ++k) {
+      const auto& [i, j] = sc.geoms[k];
       const GeomDesc& g1 = m.desc().bodies[size_t(sc.body1)].geoms[size_t(i)];
       const GeomDesc& g2 = m.desc().bodies[size_t(sc.body2)].geoms[size_t(j)];
       SelfContactGeomPair p;
@@ -353,9 +369,15 @@ void Robot::CreateSelfContacts() {
       p.size2 = g2.size;
       p.local1 = JPH::Mat44::sRotationTranslation(ToQuat(g1.quat), ToVec3(g1.pos));
       p.local2 = JPH::Mat44::sRotationTranslation(ToQuat(g2.quat), ToVec3(g2.pos));
-      p.pair = MixContactPair(g1, g2, m.timestep());
+      const int explicit_pair = sc.explicit_pair[k];
+      p.pair = explicit_pair < 0 ? MixContactPair(g1, g2, m.timestep())
+                                 : ExplicitContactPair(m.desc().contact_pairs[size_t(explicit_pair)], g1, g2, m.timestep());
       p.tag1 = JPH::uint64(g1.mj_body + 1);
       p.tag2 = JPH::uint64(g2.mj_body + 1);
+      if (!PairCollisionSupported(g1.type, g2.type)) {
+        p.convex1 = MakeConvexGeom(g1, m.desc().bodies[size_t(sc.body1)].name);
+        p.convex2 = MakeConvexGeom(g2, m.desc().bodies[size_t(sc.body2)].name);
+      }
       pairs.push_back(p);
     }
     JPH::Ref<SelfContactConstraint> c =

@@ -122,8 +122,11 @@ void Robot::SetParameter(RobotParameter p, const float* values) {
       for (size_t c = 0; c < soft_contacts_.size(); ++c) {
         GeomDesc plane = *soft_contact_plane_[c];
         plane.friction = values[0];
+        // An explicit pair keeps its own friction, as MuJoCo's ignores the geoms' (Playground's G1
+        // randomises the floor's friction, which its feet's pairs never read).
         for (size_t g = 0; g < soft_contacts_[c]->geoms().size(); ++g)
-          soft_contacts_[c]->SetPair(g, MixContactPair(plane, *soft_contacts_[c]->geoms()[g].desc, m.timestep()));
+          if (!soft_contacts_[c]->geoms()[g].explicit_pair)
+            soft_contacts_[c]->SetPair(g, MixContactPair(plane, *soft_contacts_[c]->geoms()[g].desc, m.timestep()));
       }
       break;
     case RobotParameter::BodyMass:
