@@ -276,6 +276,8 @@ TASKS: dict[str, TaskSpec] = {
         # every leg's geoms collide: a front leg's touch ends these
         _go1_task("Go1Handstand", "scene_mjx_flat_terrain.xml", 500),
         _go1_task("Go1Footstand", "scene_mjx_flat_terrain.xml", 500),
+        # dropped in any pose: every geom of the robot collides, with the floor and itself
+        _go1_task("Go1Getup", "scene_mjx_fullcollisions_flat_terrain.xml", 1000),
         TaskSpec(
             name="Swimmer",
             xml_file="swimmer.xml",

@@ -32,6 +32,27 @@ EnvGroup::EnvGroup(ModelPtr model, std::shared_ptr<const Task> task, int num_env
     e.ws.qvel.assign(size_t(m.nv()), 0.0f);
     e.ws.contact_forces.assign(size_t(m.desc().mj_nbody) * 6, 0.0f);
   }
+  if (task_->settle_steps() > 0) {
+    settle_world_ = std::make_unique<World>(model);
+    settle_ctx_ = std::make_unique<StepContext>();
+    int most = 0;
+    for (int p = 0; p < kRobotParameters; ++p) most = std::max(most, world_.robot(0).ParameterSize(RobotParameter(p)));
+    parameter_scratch_.resize(size_t(most));
+  }
+}
+
+void EnvGroup::Settle(const Robot& robot, TaskWorkspace& ws) {
+  settle_world_->RestoreInitialState();
+  Robot& settling = settle_world_->robot(0);
+  for (int p = 0; p < kRobotParameters; ++p) {  // the env's own physics (randomised or set)
+    robot.GetParameter(RobotParameter(p), parameter_scratch_.data());
+    settling.SetParameter(RobotParameter(p), parameter_scratch_.data());
+  }
+  settling.SetState(ws.qpos.data(), ws.qvel.data());
+  settling.SetControls(ws.ctrl.data());
+  for (int i = 0; i < task_->settle_steps(); ++i) settle_world_->Step(*settle_ctx_);
+  settling.GetQpos(ws.qpos.data());
+  settling.GetQvel(ws.qvel.data());
 }
 
 void EnvGroup::Reset(int k, std::uint64_t seed, float* obs, double* info) {
@@ -45,6 +66,7 @@ void EnvGroup::Reset(int k, std::uint64_t seed, float* obs, double* info) {
   Robot& robot = world_.robot(k);
   if (randomization_) randomization_->Apply(robot, seed);
   task_->SampleInitialState(robot, e.rng, e.ws);
+  if (settle_world_) Settle(robot, e.ws);
   robot.SetState(e.ws.qpos.data(), e.ws.qvel.data());
   task_->Observe(robot, e.ws, obs);
   std::fill(info, info + task_->info_layout().size(), 0.0);

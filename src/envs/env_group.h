@@ -10,6 +10,7 @@
 #pragma once
 
 #include "envs/randomization.h"
+#include "physics/world/step_context.h"
 #include "physics/world/world.h"
 #include "tasks/task.h"
 
@@ -49,10 +50,18 @@ class EnvGroup {
     TaskWorkspace ws;
   };
 
+  // Lets the robot of env k settle (Task::settle_steps) from the state in ws, which it then holds.
+  void Settle(const Robot& robot, TaskWorkspace& ws);
+
   std::shared_ptr<const Task> task_;
   std::shared_ptr<const Randomization> randomization_;
   World world_;
   std::vector<Env> envs_;
+  // Where a reset's settling runs: a one-robot world of the model, so that it neither steps the
+  // group's other envs nor depends on how envs are packed. Only for tasks that settle.
+  std::unique_ptr<World> settle_world_;
+  std::unique_ptr<StepContext> settle_ctx_;
+  std::vector<float> parameter_scratch_;
 };
 
 }  // namespace joltgym

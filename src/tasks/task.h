@@ -44,6 +44,9 @@ class Task {
   int frame_skip() const { return frame_skip_; }
   float dt() const { return dt_; }  // model timestep x frame_skip
   int memory_size() const { return memory_size_; }
+  // Physics steps the robot takes at reset, holding the controls SampleInitialState left in ws.ctrl,
+  // before the episode starts from where it came to rest (EnvPool's settle_time); 0: none.
+  int settle_steps() const { return settle_steps_; }
   // Gymnasium's action_space bounds per action entry; empty: the actuators' ctrlrange.
   const std::vector<std::array<float, 2>>& action_bounds() const { return action_bounds_; }
   const ObservationLayout& observation_layout() const { return observation_; }
@@ -80,6 +83,7 @@ class Task {
   ObservationLayout observation_;  // declared by the constructor of each task
   InfoLayout info_;
   int memory_size_ = 0;
+  int settle_steps_ = 0;
   std::vector<std::array<float, 2>> action_bounds_;
 
  private:

@@ -1,5 +1,5 @@
 """MuJoCo Playground's Go1 tasks with EnvPool 1.2.5's conventions: joltgym/Go1JoystickFlatTerrain-v0,
-Go1JoystickRoughTerrain-v0, Go1Handstand-v0 and Go1Footstand-v0."""
+Go1JoystickRoughTerrain-v0, Go1Handstand-v0, Go1Footstand-v0 and Go1Getup-v0."""
 
 from joltgym.envs.base import task_env, vector_env_factory
 
@@ -41,3 +41,14 @@ Go1FootstandEnv = task_env(
     """Go1Handstand's task on the rear legs, nose up, as EnvPool's ``Go1Footstand-v1``.""",
 )
 Go1FootstandVectorEnv = vector_env_factory("Go1Footstand")
+
+Go1GetupEnv = task_env(
+    "Go1Getup",
+    __name__,
+    """Stand up and hold still with Playground's Go1, dropped from 0.5 m in a random orientation and
+    joint pose (or set down at home), every geom of it colliding, as EnvPool's ``Go1Getup-v1``: the
+    robot first settles for ``settle_time`` holding its pose; a Dict observation of ``state`` (42)
+    and ``privileged_state`` (91); actions in [-1, 1] set the PD targets to the joints' positions
+    plus ``action_scale`` x a; 9 reward terms as ``info["reward_<term>"]``; 1000-step episodes.""",
+)
+Go1GetupVectorEnv = vector_env_factory("Go1Getup")
