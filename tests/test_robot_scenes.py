@@ -15,7 +15,7 @@ from joltgym import _native
 from joltgym.robot_assets import locomotion_scenes
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
-from robot_scenes import SOLVER, compare  # noqa: E402  (the docs' table and this test run the same comparison)
+from robot_scenes import SOLVER, compare, contact_agreement  # noqa: E402  (the docs' table and this test run the same comparison)
 
 SCENES = locomotion_scenes()
 # What each scene that does not load yet is refused for, by name.
@@ -63,3 +63,17 @@ def test_box_feet_on_rough_terrain_land_and_tip_as_mujocos(name):
     assert np.abs(ours[-1, :2] - theirs[-1, :2]).max() < 0.06  # where the base has gone after 1 s
     drift_ours, drift_theirs = ours[-1, :2] - ours[0, :2], theirs[-1, :2] - theirs[0, :2]
     assert drift_ours @ drift_theirs > 0.9 * np.linalg.norm(drift_ours) * np.linalg.norm(drift_theirs)
+
+
+@pytest.mark.parametrize("name", sorted(set(SCENES) - set(NOT_YET)))
+def test_a_robot_driven_by_an_open_loop_gait_moves_as_mujocos_does(name):
+    # The quadrupeds trot, the humanoids shuffle (robot_scenes.gait_controls); over the first half
+    # (0.5-1 s), before an open-loop gait tips some of them over.
+    run = compare(SCENES[name], 500, gait=True)
+    theirs, ours = run["mujoco"], run["joltgym"]
+    half = len(theirs) // 2
+    assert np.abs(ours[:half, 2] - theirs[:half, 2]).max() < 0.008  # base height, m
+    assert np.abs(ours[:half, :2] - theirs[:half, :2]).max() < 0.06  # where the base went, m
+    assert np.abs(ours[:half, 7:] - theirs[:half, 7:]).max() < 0.25  # joints, rad
+    assert contact_agreement({k: v[:half] for k, v in run.items() if k.endswith("contacts")}) > 0.85
+    assert np.linalg.norm(theirs[half, :2] - theirs[0, :2]) > 0.01 or name.startswith("op3")  # it did move
