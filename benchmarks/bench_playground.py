@@ -6,7 +6,10 @@ domain randomisation drawn at every reset, and without) and EnvPool's `<Task>-v1
 num_envs. Rounds are interleaved, so drift and neighbours hit every contender alike; the median of
 the rounds is reported, per CPU-second (process time: what the run costs) and per wall-second.
 
-    python benchmarks/bench_playground.py [--envs 256] [--threads 1,2] [--rounds 3] [--steps 200] [--json out.json]
+    python benchmarks/bench_playground.py [--envs 256] [--threads 1,2] [--rounds 3] [--steps 200] [--tasks A,B]
+                                          [--json out.json]
+
+EnvPool's G1 holds about 120 MB per env: 256 of them need ~30 GB.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import statistics
 import subprocess
 import sys
 
-TASKS = ["Go1JoystickFlatTerrain", "Go1JoystickRoughTerrain"]
+TASKS = ["Go1JoystickFlatTerrain", "Go1JoystickRoughTerrain", "G1JoystickFlatTerrain"]
 
 CHILD = r"""
 import json, resource, sys, time
@@ -34,7 +37,8 @@ else:
     env = JoltVectorEnv(n, task=task, num_threads=threads, randomize="playground" if kind == "joltgym+dr" else None)
     dtype = np.float32
     env.reset(seed=0)
-actions = np.random.default_rng(0).uniform(-1, 1, (8, n, 12)).astype(dtype)
+space = getattr(env, "single_action_space", env.action_space)
+actions = np.random.default_rng(0).uniform(-1, 1, (8, n, space.shape[-1])).astype(dtype)
 for i in range(20):
     env.step(actions[i % 8])
 cpu, wall = time.process_time(), time.perf_counter()
@@ -58,13 +62,15 @@ def main() -> None:
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--tasks", default=",".join(TASKS), help="comma-separated task names")
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
+    tasks = args.tasks.split(",")
     threads = [int(t) for t in args.threads.split(",")]
     kinds = ["joltgym+dr", "joltgym", "envpool"]
     results: dict[str, list[dict]] = {}
     for r in range(args.rounds):
-        for task in TASKS:
+        for task in tasks:
             for t in threads:
                 order = kinds[r % len(kinds):] + kinds[: r % len(kinds)]
                 for kind in order:
@@ -72,7 +78,7 @@ def main() -> None:
     rows = {}
     print(f"| task | threads | joltgym (randomised) per CPU-s | joltgym per CPU-s | EnvPool per CPU-s | ratio (randomised / EnvPool) | MB joltgym / EnvPool |")
     print("|---|---|---|---|---|---|---|")
-    for task in TASKS:
+    for task in tasks:
         for t in threads:
             med = {k: statistics.median(x["cpu"] for x in results[f"{task}|{t}|{k}"]) for k in kinds}
             rss = {k: max(x["rss_mb"] for x in results[f"{task}|{t}|{k}"]) for k in kinds}

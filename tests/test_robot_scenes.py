@@ -1,6 +1,6 @@
 """MuJoCo Playground's legged robots (issue 38): their 20 scene XMLs from the asset wheels, each one
-either loading and standing at its home pose as MuJoCo's does on the same XML, or refused with an
-error that names what is not supported yet."""
+loading, and standing or falling from its home pose and moving under an open-loop gait as MuJoCo's
+does on the same XML."""
 
 from __future__ import annotations
 
@@ -10,18 +10,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import joltgym
-from joltgym import _native
 from joltgym.robot_assets import locomotion_scenes
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
-from robot_scenes import SOLVER, compare, contact_agreement  # noqa: E402  (the docs' table and this test run the same comparison)
+from robot_scenes import compare, contact_agreement  # noqa: E402  (the docs' table and this test run the same comparison)
 
 SCENES = locomotion_scenes()
-# What each scene that does not load yet is refused for, by name.
-NOT_YET = {
-    "apollo/scene_mjx_feetonly_flat_terrain.xml": r"<option integrator>: the implicitfast integrator",
-}
 # Box feet landing on a height field, where MuJoCo's one contact per prism and joltgym's corners
 # (height_field.h) hold a foot's edge differently: both robots tip the same way at the same time,
 # their ankles up to 0.2 rad apart through the landing.
@@ -32,20 +26,14 @@ def test_the_asset_wheels_hold_the_nine_robots_twenty_scenes():
     assert len(SCENES) == 20
     assert {name.split("/")[0] for name in SCENES} == {
         "go1", "g1", "spot", "h1", "t1", "berkeley_humanoid", "op3", "apollo", "barkour"}
-    assert set(NOT_YET) < set(SCENES)
 
 
-@pytest.mark.parametrize("name", sorted(NOT_YET))
-def test_a_scene_not_supported_yet_is_refused_by_name(name):
-    with pytest.raises(joltgym.UnsupportedFeatureError, match=NOT_YET[name]):
-        _native.World(joltgym.load_model(SCENES[name], solver=SOLVER).native)
-
-
-@pytest.mark.parametrize("name", sorted(set(SCENES) - set(NOT_YET) - BOX_FEET_ON_HEIGHT_FIELDS))
+@pytest.mark.parametrize("name", sorted(set(SCENES) - BOX_FEET_ON_HEIGHT_FIELDS))
 def test_a_robot_set_down_in_its_home_pose_stands_or_falls_as_mujocos_does(name):
     run = compare(SCENES[name], 500)  # 1-2 s, against MuJoCo's converged solve (robot_scenes.py)
     theirs, ours = run["mujoco"], run["joltgym"]
-    assert np.abs(ours[:, 2] - theirs[:, 2]).max() < 0.008  # base height, m, at every step
+    falls = theirs[-1, 2] < 0.8 * theirs[0, 2]  # Berkeley Humanoid and Apollo tip over from their home poses
+    assert np.abs(ours[:, 2] - theirs[:, 2]).max() < (0.03 if falls else 0.008)  # base height, m, at every step
     assert np.abs(ours[:, 7:] - theirs[:, 7:]).max() < 0.05  # every joint, rad, through the landing
     # MuJoCo's stands still by the end (Berkeley Humanoid tips over on its home pose; G1 and T1 still sink
     # into a crouch): ours holds the same pose.
@@ -65,7 +53,7 @@ def test_box_feet_on_rough_terrain_land_and_tip_as_mujocos(name):
     assert drift_ours @ drift_theirs > 0.9 * np.linalg.norm(drift_ours) * np.linalg.norm(drift_theirs)
 
 
-@pytest.mark.parametrize("name", sorted(set(SCENES) - set(NOT_YET)))
+@pytest.mark.parametrize("name", sorted(SCENES))
 def test_a_robot_driven_by_an_open_loop_gait_moves_as_mujocos_does(name):
     # The quadrupeds trot, the humanoids shuffle (robot_scenes.gait_controls); over the first half
     # (0.5-1 s), before an open-loop gait tips some of them over.

@@ -181,8 +181,10 @@ def _check_supported(m: mujoco.MjModel) -> None:
         fail("mocap body", "mocap bodies")
     if np.any(m.opt.wind != 0):
         fail("<option>", "wind")
-    if int(m.opt.integrator) in (int(mujoco.mjtIntegrator.mjINT_IMPLICIT), int(mujoco.mjtIntegrator.mjINT_IMPLICITFAST)):
-        fail("<option integrator>", f"the {mujoco.mjtIntegrator(m.opt.integrator).name.removeprefix('mjINT_').lower()} integrator")
+    if int(m.opt.integrator) == int(mujoco.mjtIntegrator.mjINT_IMPLICIT):
+        fail("<option integrator>", "the implicit integrator (implicitfast is supported)")
+    if int(m.opt.integrator) == int(mujoco.mjtIntegrator.mjINT_IMPLICITFAST) and (m.opt.density > 0 or m.opt.viscosity > 0):
+        fail("<option integrator>", "the implicitfast integrator with fluid forces (their derivatives)")
     if hasattr(m, "geom_fluid") and np.any(m.geom_fluid[:, 0] != 0):
         fail("geom fluidshape", "the ellipsoid fluid model (the inertia-box model is supported)")
     for t in range(m.ntendon):
@@ -310,6 +312,7 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
     desc.implicit_damping = not (int(m.opt.integrator) == int(mujoco.mjtIntegrator.mjINT_EULER)
                                  and m.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_EULERDAMP)
     desc.viscosity = float(m.opt.viscosity)
+    desc.implicit_actuator_velocity = int(m.opt.integrator) == int(mujoco.mjtIntegrator.mjINT_IMPLICITFAST)
     desc.nq, desc.nv = int(m.nq), int(m.nv)
     desc.mj_nbody = int(m.nbody)
 

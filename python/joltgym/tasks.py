@@ -17,7 +17,7 @@ import mujoco
 
 from joltgym import _native
 from joltgym.errors import UnsupportedFeatureError
-from joltgym.model import JoltModel, SolverSettings, load_model
+from joltgym.model import JoltModel, SolverSettings, load_model, resolve_model_path
 
 DEFAULT_TASK = "HalfCheetah"  # JoltVectorEnv's task when neither task= nor a shipped model names one
 
@@ -150,6 +150,38 @@ _GO1_RANDOMIZATION = (
 )
 
 
+def _playground_timestep(mj_model: mujoco.MjModel, parameters: dict[str, Any]) -> None:
+    """EnvPool's G1 port sets only the timestep from its config; the gains are the XML's."""
+    mj_model.opt.timestep = parameters["sim_dt"]
+
+
+# MuJoCo Playground's G1 domain randomisation (g1/randomize.py) but for its centre-of-mass and
+# qpos0 jitters. Its floor friction, as Playground's, reaches no contact: the feet touch the floor
+# through explicit pairs with their own friction.
+_G1_RANDOMIZATION = (
+    ("floor_friction", "set", 0.4, 1.0),
+    ("joint_frictionloss", "scale", 0.5, 2.0, range(1, 30)),
+    ("joint_armature", "scale", 1.0, 1.05, range(1, 30)),
+    ("body_mass", "scale", 0.9, 1.1),
+    ("body_mass", "add", -1.0, 1.0, [15]),  # torso_link
+)
+
+
+def _g1_task(name: str, scene: str) -> "TaskSpec":
+    """A G1 task of EnvPool's Playground ports on Playground's G1 scene ``scene``."""
+    return TaskSpec(
+        name=name,
+        xml_file=f"g1/{scene}",
+        solver=_articulated(1, 2),
+        env_entry_point=f"joltgym.envs.g1:{name}Env",
+        max_episode_steps=1000,
+        camera={"distance": 2.5, "elevation": -15.0},
+        edit_model=_playground_timestep,
+        randomizations={"playground": _G1_RANDOMIZATION},
+        family="playground",
+    )
+
+
 def _go1_task(name: str, scene: str, max_episode_steps: int) -> "TaskSpec":
     """A Go1 task of EnvPool's Playground ports on Playground's Go1 scene ``scene``."""
     return TaskSpec(
@@ -278,6 +310,9 @@ TASKS: dict[str, TaskSpec] = {
         _go1_task("Go1Footstand", "scene_mjx_flat_terrain.xml", 500),
         # dropped in any pose: every geom of the robot collides, with the floor and itself
         _go1_task("Go1Getup", "scene_mjx_fullcollisions_flat_terrain.xml", 1000),
+        # MuJoCo Playground's G1: only explicit pairs collide (feet with the floor, feet, hands on thighs)
+        _g1_task("G1JoystickFlatTerrain", "scene_mjx_feetonly_flat_terrain.xml"),
+        _g1_task("G1JoystickRoughTerrain", "scene_mjx_feetonly_rough_terrain.xml"),
         TaskSpec(
             name="Swimmer",
             xml_file="swimmer.xml",
@@ -298,10 +333,19 @@ def task_names(family: str) -> list[str]:
 
 
 def task_for_model(path: str | os.PathLike | None, default: str | None = DEFAULT_TASK) -> TaskSpec | None:
-    """The task that ships a model of this file name (``humanoid.xml``: Humanoid), else ``default``'s."""
+    """The task that ships a model of this file name (``humanoid.xml``: Humanoid; a robot's scene by its
+    folder and name, ``g1/scene_mjx_feetonly_flat_terrain.xml``), else ``default``'s."""
     if path is not None:
+        given = Path(path).resolve()
         for spec in TASKS.values():
-            if Path(spec.xml_file).name == Path(path).name:
+            if len(Path(spec.xml_file).parts) > 1:  # a robot's scene, where its asset wheel has it
+                try:
+                    if resolve_model_path(spec.xml_file) == given:
+                        return spec
+                except (FileNotFoundError, ModuleNotFoundError):
+                    continue
+        for spec in TASKS.values():
+            if len(Path(spec.xml_file).parts) == 1 and Path(spec.xml_file).name == Path(path).name:
                 return spec
     return None if default is None else TASKS[default]
 

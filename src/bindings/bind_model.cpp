@@ -170,6 +170,7 @@ void BindModel(py::module_& m) {
       .def_readwrite("gravity", &ModelDesc::gravity)
       .def_readwrite("density", &ModelDesc::density)
       .def_readwrite("implicit_damping", &ModelDesc::implicit_damping)
+      .def_readwrite("implicit_actuator_velocity", &ModelDesc::implicit_actuator_velocity)
       .def_readwrite("viscosity", &ModelDesc::viscosity)
       .def_readwrite("bodies", &ModelDesc::bodies)
       .def_readwrite("world_geoms", &ModelDesc::world_geoms)

@@ -216,6 +216,9 @@ struct ModelDesc {
   // Joint damping taken implicitly, as MuJoCo's Euler step does by default; false: an explicit
   // force at the step's start (its Euler step with <flag eulerdamp="disable"/>).
   bool implicit_damping = true;
+  // MuJoCo's implicitfast integrator: besides the joint damping, each actuator's velocity terms
+  // (a position actuator's kv) are implicit while its force is inside its forcerange.
+  bool implicit_actuator_velocity = false;
   std::vector<BodyDesc> bodies;       // parents before children
   std::vector<GeomDesc> world_geoms;  // static geoms, world frame
   std::vector<JointDesc> joints;      // MuJoCo's joint order

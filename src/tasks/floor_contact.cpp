@@ -22,8 +22,8 @@ FloorContact::FloorContact(const CompiledModel& model, const std::string& geom, 
     throw std::invalid_argument(what + " needs a plane or height field geom named '" + floor + "' in the scene of model '" +
                                 desc.name + "'");
   if (plane->type == GeomType::HeightField) {
-    if (geom_->type != GeomType::Sphere)
-      throw std::invalid_argument(what + ": geom '" + geom + "' on a height field: only spheres touch height fields");
+    if (geom_->type != GeomType::Sphere && geom_->type != GeomType::Box)
+      throw std::invalid_argument(what + ": geom '" + geom + "' on a height field: only spheres and boxes touch height fields");
     for (const CompiledStaticGeom& s : model.static_geoms())
       if (s.geom.name == floor) height_field_ = s.height_field;
   }
@@ -42,7 +42,9 @@ bool FloorContact::Touching(const Robot& robot) const {
   frame.SetTranslation(JPH::Vec3(body * local_.GetTranslation() - robot.origin()));
   if (height_field_) {
     SurfaceContact contacts[HeightField::kMaxContacts];
-    return height_field_->CollideSphere(frame.GetTranslation(), geom_->size[0], margin_, contacts) > 0;
+    return (geom_->type == GeomType::Sphere
+                ? height_field_->CollideSphere(frame.GetTranslation(), geom_->size[0], margin_, contacts)
+                : height_field_->CollideBox(frame, geom_->size, margin_, contacts)) > 0;
   }
   PlaneContactPoint contacts[kMaxPlaneContacts];
   const int n = CollidePlane(plane_point_, normal_, geom_->type, geom_->size, frame, margin_, contacts);

@@ -15,7 +15,7 @@ class FloorContact {
  public:
   // The robot's geom named `geom` and the scene's plane or height field named `floor`;
   // std::invalid_argument naming `what` and the geom when the model has no such geom, or a
-  // height field meets a geom other than a sphere.
+  // height field meets a geom other than a sphere or a box.
   FloorContact(const CompiledModel& model, const std::string& geom, const std::string& floor, const std::string& what);
 
   bool Touching(const Robot& robot) const;

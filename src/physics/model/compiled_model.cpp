@@ -384,6 +384,10 @@ void CompiledModel::CompileActuators() {
     a.forcelimited = d.forcelimited;
     a.force_lo = d.forcerange[0];
     a.force_hi = d.forcerange[1];
+    if (desc_.implicit_actuator_velocity && (a.gain_velocity != 0.0f || a.bias_velocity != 0.0f)) {
+      joints_[size_t(d.joint)].implicit_actuator_velocity = true;
+      joints_[size_t(d.joint)].has_drive_row = true;
+    }
     actuators_.push_back(a);
     if (std::find(actuated_joints_.begin(), actuated_joints_.end(), d.joint) == actuated_joints_.end())
       actuated_joints_.push_back(d.joint);

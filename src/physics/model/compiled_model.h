@@ -95,6 +95,9 @@ struct CompiledJoint {
   bool rotational_dof = false;   // scalar angle that must be unwrapped across steps
   bool has_drive_row = false;    // armature or implicit damping: see JointAxisConstraint
   bool implicit_damping = true;  // ModelDesc::implicit_damping; else an explicit force (Robot::ApplyJointSprings)
+  // An actuator's velocity terms on it are implicit (ModelDesc::implicit_actuator_velocity): its drive
+  // row's damping changes with them every update (Robot::ApplyActuation).
+  bool implicit_actuator_velocity = false;
   int gimbal_slot = -1;          // coordinate of its body's gimbal (0..2), or -1
   float gimbal_sign = 1.0f;      // -1: a third axis along -(a1 x a2)
   float armature = 0.0f, damping = 0.0f, stiffness = 0.0f, springref = 0.0f;

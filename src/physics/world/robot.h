@@ -227,6 +227,7 @@ class Robot : private BiasAccelerationSource {
   std::array<std::vector<float>, kRobotParameters> parameters_;
   std::vector<float> actuator_gain_, actuator_bias_length_;  // per actuator
   std::vector<float> joint_damping_;                          // per joint
+  std::vector<float> actuator_damping_;                       // per joint: this update's implicit actuator damping
   // per body, its velocities when the last physics update began (SiteLinearAcceleration)
   std::vector<JPH::Vec3> linear_velocity_before_, angular_velocity_before_;
   bool updated_since_state_set_ = false;  // whether those are of an update from the current state

@@ -113,10 +113,15 @@ void Robot::AddJointEffort(int joint, float effort) {
 // MuJoCo's mj_fwdActuation for joint transmissions, explicit at the update's start as in its
 // Euler step: force = gain u + bias with the affine terms in the actuator's length gear q and
 // velocity gear qdot, clipped to forcerange, times the gear; each joint's sum clipped to its
-// actuatorfrcrange.
+// actuatorfrcrange. Under implicitfast an actuator inside its forcerange also damps its joint
+// implicitly by d = -(gain_velocity u + bias_velocity) gear^2 (MuJoCo's mjd_actuator_vel): the
+// joint's drive row takes d on the new rate and the explicit force gives back d times the old
+// one, so that the step adds -d (rate' - rate) to MuJoCo's force, as (M + h d) qacc = force does.
 void Robot::ApplyActuation() {
   const CompiledModel& m = *model_;
   std::fill(qfrc_actuator_.begin(), qfrc_actuator_.end(), 0.0f);
+  const bool implicit = m.desc().implicit_actuator_velocity;
+  if (implicit) std::fill(actuator_damping_.begin(), actuator_damping_.end(), 0.0f);
   for (size_t i = 0; i < m.actuators().size(); ++i) {
     const CompiledActuator& a = m.actuators()[i];
     float u = ctrl_[i];
@@ -129,6 +134,8 @@ void Robot::ApplyActuation() {
               actuator_bias_length_[i] * length + a.bias_velocity * velocity;
     }
     if (a.forcelimited) force = std::clamp(force, a.force_lo, a.force_hi);
+    if (implicit && a.affine && !(a.forcelimited && (force <= a.force_lo || force >= a.force_hi)))
+      actuator_damping_[size_t(a.joint)] -= (a.gain_velocity * u + a.bias_velocity) * a.gear * a.gear;
     actuator_force_[i] = force;
     qfrc_actuator_[m.joints()[a.joint].dofadr] += a.gear * force;
   }
@@ -136,7 +143,14 @@ void Robot::ApplyActuation() {
     const CompiledJoint& joint = m.joints()[size_t(j)];
     float& total = qfrc_actuator_[joint.dofadr];
     if (joint.actfrclimited) total = std::clamp(total, joint.actfrc_lo, joint.actfrc_hi);
-    AddJointEffort(j, total);
+    if (joint.implicit_actuator_velocity) {
+      const float d = actuator_damping_[size_t(j)];
+      const float armature = parameters_[size_t(RobotParameter::JointArmature)][size_t(j)];
+      axis_rows_[size_t(j)]->SetArmatureAndDamping(armature, (joint.implicit_damping ? joint_damping_[size_t(j)] : 0.0f) + d);
+      AddJointEffort(j, total + d * JointRateThisUpdate(j));
+    } else {
+      AddJointEffort(j, total);
+    }
   }
 }
 

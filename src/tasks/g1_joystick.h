@@ -1,0 +1,181 @@
+// G1 joystick: MuJoCo Playground's Unitree G1 humanoid follows a commanded forward, sideways and
+// turning velocity with a periodic gait, with EnvPool 1.2.5's conventions (G1JoystickFlatTerrain-v1,
+// G1JoystickRoughTerrain-v1): its dict observation, 24 reward terms and scales, command sampling,
+// pushes, gait phase and termination. Each action moves the 29 PD targets by action_scale about the
+// "knees_bent" pose.
+#pragma once
+
+#include "tasks/floor_contact.h"
+#include "tasks/geom_contact.h"
+#include "tasks/task.h"
+#include "tasks/task_params.h"
+
+#include <array>
+#include <vector>
+
+namespace joltgym {
+
+// EnvPool's config fields of the task, with their defaults.
+struct G1JoystickParams {
+  float ctrl_dt = 0.02f;
+  float sim_dt = 0.002f;
+  float action_scale = 0.5f;
+  float soft_joint_pos_limit_factor = 0.95f;
+  float noise_level = 1.0f;
+  float noise_joint_pos = 0.03f;
+  float noise_joint_vel = 1.5f;
+  float noise_gravity = 0.05f;
+  float noise_linvel = 0.1f;
+  float noise_gyro = 0.2f;
+  float tracking_lin_vel_scale = 1.0f;
+  float tracking_ang_vel_scale = 0.75f;
+  float lin_vel_z_scale = 0.0f;
+  float ang_vel_xy_scale = -0.15f;
+  float orientation_scale = -2.0f;
+  float base_height_scale = 0.0f;
+  float torques_scale = 0.0f;
+  float action_rate_scale = 0.0f;
+  float energy_scale = 0.0f;
+  float dof_acc_scale = 0.0f;
+  float feet_clearance_scale = 0.0f;
+  float feet_air_time_scale = 2.0f;
+  float feet_slip_scale = -0.25f;
+  float feet_height_scale = 0.0f;
+  float feet_phase_scale = 1.0f;
+  float stand_still_scale = -1.0f;
+  float alive_scale = 0.0f;
+  float termination_scale = -100.0f;
+  float collision_scale = -0.1f;
+  float contact_force_scale = -0.01f;
+  float joint_deviation_knee_scale = -0.1f;
+  float joint_deviation_hip_scale = -0.25f;
+  float dof_pos_limits_scale = -1.0f;
+  float pose_scale = -0.1f;
+  float tracking_sigma = 0.25f;
+  float max_foot_height = 0.15f;
+  float base_height_target = 0.5f;
+  float max_contact_force = 500.0f;
+  bool push_enable = true;
+  float push_interval_min = 5.0f;
+  float push_interval_max = 10.0f;
+  float push_magnitude_min = 0.1f;
+  float push_magnitude_max = 2.0f;
+  float lin_vel_x_min = -1.0f;
+  float lin_vel_x_max = 1.0f;
+  float lin_vel_y_min = -0.5f;
+  float lin_vel_y_max = 0.5f;
+  float ang_vel_yaw_min = -1.0f;
+  float ang_vel_yaw_max = 1.0f;
+
+  template <class Visit>
+  void VisitFields(Visit&& visit) {
+    visit("ctrl_dt", ctrl_dt);
+    visit("sim_dt", sim_dt);
+    visit("action_scale", action_scale);
+    visit("soft_joint_pos_limit_factor", soft_joint_pos_limit_factor);
+    visit("noise_level", noise_level);
+    visit("noise_joint_pos", noise_joint_pos);
+    visit("noise_joint_vel", noise_joint_vel);
+    visit("noise_gravity", noise_gravity);
+    visit("noise_linvel", noise_linvel);
+    visit("noise_gyro", noise_gyro);
+    visit("tracking_lin_vel_scale", tracking_lin_vel_scale);
+    visit("tracking_ang_vel_scale", tracking_ang_vel_scale);
+    visit("lin_vel_z_scale", lin_vel_z_scale);
+    visit("ang_vel_xy_scale", ang_vel_xy_scale);
+    visit("orientation_scale", orientation_scale);
+    visit("base_height_scale", base_height_scale);
+    visit("torques_scale", torques_scale);
+    visit("action_rate_scale", action_rate_scale);
+    visit("energy_scale", energy_scale);
+    visit("dof_acc_scale", dof_acc_scale);
+    visit("feet_clearance_scale", feet_clearance_scale);
+    visit("feet_air_time_scale", feet_air_time_scale);
+    visit("feet_slip_scale", feet_slip_scale);
+    visit("feet_height_scale", feet_height_scale);
+    visit("feet_phase_scale", feet_phase_scale);
+    visit("stand_still_scale", stand_still_scale);
+    visit("alive_scale", alive_scale);
+    visit("termination_scale", termination_scale);
+    visit("collision_scale", collision_scale);
+    visit("contact_force_scale", contact_force_scale);
+    visit("joint_deviation_knee_scale", joint_deviation_knee_scale);
+    visit("joint_deviation_hip_scale", joint_deviation_hip_scale);
+    visit("dof_pos_limits_scale", dof_pos_limits_scale);
+    visit("pose_scale", pose_scale);
+    visit("tracking_sigma", tracking_sigma);
+    visit("max_foot_height", max_foot_height);
+    visit("base_height_target", base_height_target);
+    visit("max_contact_force", max_contact_force);
+    visit("push_enable", push_enable);
+    visit("push_interval_min", push_interval_min);
+    visit("push_interval_max", push_interval_max);
+    visit("push_magnitude_min", push_magnitude_min);
+    visit("push_magnitude_max", push_magnitude_max);
+    visit("lin_vel_x_min", lin_vel_x_min);
+    visit("lin_vel_x_max", lin_vel_x_max);
+    visit("lin_vel_y_min", lin_vel_y_min);
+    visit("lin_vel_y_max", lin_vel_y_max);
+    visit("ang_vel_yaw_min", ang_vel_yaw_min);
+    visit("ang_vel_yaw_max", ang_vel_yaw_max);
+  }
+};
+
+class G1JoystickTask final : public Task {
+ public:
+  static constexpr int kJoints = 29;
+  static constexpr int kFeet = 2;
+  static constexpr int kStateDim = 103;
+  static constexpr int kPrivilegedDim = 216;
+  static constexpr int kRewardTerms = 24;
+
+  G1JoystickTask(const CompiledModel& model, const G1JoystickParams& params);
+
+  void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override;
+  void ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const override;
+  void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override;
+
+ private:
+  // Where each piece of the episode's memory sits in TaskWorkspace::memory.
+  enum Memory : int {
+    kCommand = 0,                 // 3
+    kStep = 3,                    // steps since the command was drawn (EnvPool's step_)
+    kPushStep = 4,
+    kPushInterval = 5,            // steps between pushes
+    kPhase = 6,                   // 2: each foot's gait phase
+    kPhaseDt = 8,
+    kLastAction = 9,              // 29: the previous action
+    kAirTime = 38,                // 2
+    kLastContact = 40,            // 2
+    kSwingPeak = 42,              // 2
+    kVelocityBefore = 44,         // 29: the joints' velocities before the step's physics
+    // What the next observation shows: the step's values before its bookkeeping, as EnvPool's.
+    kObservedCommand = 73,        // 3
+    kObservedPhase = 76,          // 2
+    kObservedAction = 78,         // 29
+    kObservedAirTime = 107,       // 2
+    kMemorySize = 109,
+  };
+
+  void BeforePhysics(const Robot& robot, TaskWorkspace& ws) const override;
+  void Actuate(Robot& robot, const float* action, TaskWorkspace& ws) const override;
+  StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const override;
+  void SampleCommand(Rng& rng, double* command) const;
+  float FootForceZ(const Robot& robot, int foot) const;
+
+  G1JoystickParams params_;
+  std::vector<float> home_qpos_;
+  std::array<float, kJoints> default_pose_{}, soft_lower_{}, soft_upper_{};
+  std::array<int, 4> hips_{};   // left roll, left yaw, right roll, right yaw
+  std::array<int, 2> knees_{};
+  int pelvis_imu_ = -1, torso_imu_ = -1;
+  std::array<int, kFeet> foot_sites_{};
+  std::array<int, kFeet> foot_mj_bodies_{};
+  std::vector<FloorContact> foot_floor_;
+  std::vector<GeomContact> feet_crossed_;   // end the episode
+  std::vector<GeomContact> hands_on_thighs_;  // the collision term
+  InfoSlot command_;
+  std::array<InfoSlot, kRewardTerms> reward_slots_{};
+};
+
+}  // namespace joltgym

@@ -1,0 +1,100 @@
+"""joltgym/G1JoystickFlatTerrain-v0 and G1JoystickRoughTerrain-v0 against EnvPool 1.2.5's
+G1JoystickFlatTerrain-v1 and G1JoystickRoughTerrain-v1: the same spaces, config and info keys; the
+state-dependent reward terms of a state equal EnvPool's formulas on MuJoCo's sensors in that state;
+episode statistics under random actions close to EnvPool's."""
+
+from __future__ import annotations
+
+import envpool
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from joltgym.tasks import TASKS
+from test_go1_joystick import POOL_FIELDS, episode_statistics, mujoco_in, sensor
+
+TERRAINS = ["Flat", "Rough"]
+
+
+@pytest.mark.parametrize("terrain", TERRAINS)
+def test_spaces_info_keys_and_config_are_envpools(terrain):
+    name = f"G1Joystick{terrain}Terrain"
+    ours = gym.make(f"joltgym/{name}-v0")
+    theirs = envpool.make_gymnasium(f"{name}-v1", num_envs=2, seed=0)
+    for key in ("state", "privileged_state"):
+        assert ours.observation_space[key].shape == theirs.observation_space[key].shape
+    assert ours.observation_space["state"].shape == (103,) and ours.observation_space["privileged_state"].shape == (216,)
+    assert ours.action_space.shape == theirs.action_space.shape == (29,)
+    assert ours.spec.max_episode_steps == 1000 and ours.unwrapped.dt == pytest.approx(0.02)
+    config = envpool.make_spec(f"{name}-v1").config
+    expected = {k: getattr(config, k) for k in config._fields if k not in POOL_FIELDS}
+    defaults = TASKS[name].native.defaults
+    assert set(defaults) == set(expected)
+    for key, value in expected.items():
+        assert defaults[key] == pytest.approx(value, rel=1e-6), key
+    _, our_reset_info = ours.reset(seed=0)
+    theirs.reset()
+    *_, their_info = theirs.step(np.zeros((2, 29)))
+    *_, our_info = ours.step(np.zeros(29, np.float32))
+    assert {k for k in their_info if k.startswith("reward_")} == {k for k in our_info if k.startswith("reward_")}
+    assert our_reset_info["command"].shape == (3,)
+
+
+def test_state_reward_terms_are_envpools_formulas_on_mujocos_sensors():
+    env = gym.make("joltgym/G1JoystickFlatTerrain-v0", noise_level=0.0, push_enable=False)
+    params = TASKS["G1JoystickFlatTerrain"].native.defaults
+    _, info = env.reset(seed=3)
+    rng = np.random.default_rng(2)
+    default = None
+    for step in range(30):
+        command = np.asarray(info["command"])  # a step is scored with the command it began with
+        _, _, terminated, truncated, info = env.step(rng.uniform(-0.2, 0.2, 29).astype(np.float32))
+        m, d = mujoco_in(env, env.unwrapped.qpos.astype(np.float64), env.unwrapped.qvel.astype(np.float64))
+        default = m.key_qpos[m.key("knees_bent").id][7:] if default is None else default
+        linvel, gyro = sensor(m, d, "local_linvel_pelvis"), sensor(m, d, "gyro_pelvis")
+        up = sensor(m, d, "upvector_torso")
+        torso_angvel = sensor(m, d, "global_angvel_torso")
+        q = d.qpos[7:]
+        low, high = m.jnt_range[1:, 0], m.jnt_range[1:, 1]
+        centre, half = (low + high) / 2, (high - low) / 2 * params["soft_joint_pos_limit_factor"]
+        knees = [m.joint(n).qposadr[0] - 7 for n in ("left_knee_joint", "right_knee_joint")]
+        hips = [m.joint(n).qposadr[0] - 7 for n in ("left_hip_roll_joint", "left_hip_yaw_joint", "right_hip_roll_joint",
+                                                    "right_hip_yaw_joint")]
+        hip_weights = np.array([0, 1, 0, 1.0]) if command[1] > 0.1 else np.ones(4)
+        sigma = params["tracking_sigma"]
+        expected = {
+            "tracking_lin_vel": np.exp(-np.sum((command[:2] - linvel[:2]) ** 2) / sigma) * params["tracking_lin_vel_scale"],
+            "tracking_ang_vel": np.exp(-(command[2] - gyro[2]) ** 2 / sigma) * params["tracking_ang_vel_scale"],
+            "ang_vel_xy": np.sum(torso_angvel[:2] ** 2) * params["ang_vel_xy_scale"],
+            "orientation": ((up[0] - 0.073) ** 2 + up[1] ** 2 + (up[2] - 1) ** 2) * params["orientation_scale"],
+            "joint_deviation_knee": np.sum(np.abs(q[knees] - default[knees])) * params["joint_deviation_knee_scale"],
+            "joint_deviation_hip": np.sum(np.abs(q[hips] - default[hips]) * hip_weights)
+            * params["joint_deviation_hip_scale"] * 4,
+            "dof_pos_limits": np.sum(np.maximum(centre - half - q, 0) + np.maximum(q - centre - half, 0))
+            * params["dof_pos_limits_scale"],
+            "pose": np.sum((q - default) ** 2) * params["pose_scale"],
+            "stand_still": (np.linalg.norm(command) < 0.01) * np.sum(np.abs(q - default)) * params["stand_still_scale"],
+        }
+        for term, value in expected.items():
+            assert info[f"reward_{term}"] == pytest.approx(value, rel=2e-4, abs=3e-5), (step, term)
+        if terminated or truncated:
+            break
+
+
+@pytest.mark.parametrize("terrain", TERRAINS)
+def test_random_action_episodes_match_envpools(terrain):
+    name, n, steps = f"G1Joystick{terrain}Terrain", 32, 300
+    actions = np.random.default_rng(0).uniform(-1, 1, (steps, n, 29))
+    ours = gym.make_vec(f"joltgym/{name}-v0", num_envs=n, vectorization_mode="vector_entry_point")
+    ours.reset(seed=0)
+    theirs = envpool.make_gymnasium(f"{name}-v1", num_envs=n, seed=0)
+    theirs.reset()
+    our_length, our_terms = episode_statistics(ours, lambda t: actions[t].astype(np.float32), steps, n)
+    their_length, their_terms = episode_statistics(theirs, lambda t: actions[t], steps, n)
+    assert our_length == pytest.approx(their_length, rel=0.15)  # random actions topple it in about 45 steps
+    for key, value in their_terms.items():
+        # stand_still: only the 10% of commands that are zero score it, a few dozen here. contact_force:
+        # ours is the floor's push on the foot, MuJoCo's force sensor the ankle's, which its landings
+        # spike past 500 N more often (docs/robots.md).
+        tolerance = {"reward_stand_still": 0.5, "reward_contact_force": 0.8}.get(key, 0.15)
+        assert our_terms[key] == pytest.approx(value, rel=tolerance, abs=0.01), key
