@@ -14,6 +14,7 @@ import pettingzoo
 import pytest
 
 import joltgym
+from joltgym import _native
 from joltgym.rendering import tile
 from joltgym.tasks import TASKS
 
@@ -345,3 +346,38 @@ def test_the_sb3_adapter_renders_every_env_tiled():
     with pytest.raises(TypeError, match="render_mosaic"):
         JoltSB3VecEnv(2, task="Hopper", render_mode="rgb_array", render_mosaic=True)
     venv.close()
+
+
+# A body drawn by a visual mesh (an octagonal prism given by its vertices) and, beside it at the
+# same height, by the same shape as a cylinder primitive: both silhouettes must match.
+MESH_SCENE = """
+<mujoco>
+  <asset><mesh name="prism" vertex="{vertices}"/></asset>
+  <worldbody>
+    <geom type="plane" size="2 2 0.1"/>
+    <body name="meshed" pos="-0.3 0 0.3"><freejoint/>
+      <geom type="mesh" mesh="prism" contype="0" conaffinity="0" rgba="0.8 0.2 0.2 1" mass="1"/></body>
+    <body name="primitive" pos="0.3 0 0.3"><freejoint/>
+      <geom type="cylinder" size="0.1 0.1" contype="0" conaffinity="0" rgba="0.8 0.2 0.2 1" mass="1"/></body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def test_a_visual_mesh_is_drawn_as_its_triangles(tmp_path):
+    angles = np.arange(64) * 2 * np.pi / 64
+    ring = [f"{0.1 * np.cos(a):.5f} {0.1 * np.sin(a):.5f} {z}" for z in (-0.1, 0.1) for a in angles]
+    path = tmp_path / "mesh.xml"
+    path.write_text(MESH_SCENE.format(vertices=" ".join(ring)))
+    model = joltgym.load_model(path)
+    assert len(model.native.desc.meshes[0].faces) == 3 * model.mj_model.mesh_facenum[0]  # fine enough: none merged
+    world = _native.World(model.native)
+    renderer = _native.Renderer()
+    rgb, _ = world.render(renderer, 320, 160, {"distance": 1.2, "elevation": -30.0, "azimuth": 90.0,
+                                             "lookat": [0.0, 0.0, 0.3]})
+    red = rgb[..., 0].astype(int) - rgb[..., 1] > 40  # shaded red, not the grey floor
+    left, right = red[:, :160], red[:, 160:]
+    assert left.sum() > 500  # the mesh is drawn, not a stand-in sphere
+    # Mirror images about the middle: the camera looks along y at x = 0.
+    overlap = (left & right[:, ::-1]).sum() / max((left | right[:, ::-1]).sum(), 1)
+    assert overlap > 0.9, overlap

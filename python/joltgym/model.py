@@ -283,6 +283,8 @@ def _geom_desc(m: mujoco.MjModel, d: mujoco.MjData, g: int, frame_pos, frame_rot
     geom.invweight = float(m.body_invweight0[m.geom_bodyid[g]][0])
     if int(m.geom_type[g]) == int(mujoco.mjtGeom.mjGEOM_HFIELD):
         geom.height_field = int(m.geom_dataid[g])
+    if int(m.geom_type[g]) == int(mujoco.mjtGeom.mjGEOM_MESH) and m.geom_dataid[g] >= 0:
+        geom.mesh = int(m.geom_dataid[g])
     return geom
 
 
@@ -431,6 +433,7 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         grid.data = [float(x) for x in m.hfield_data[start : start + grid.nrow * grid.ncol]]
         height_fields.append(grid)
     desc.height_fields = height_fields
+    desc.meshes = [_mesh_desc(m, k) for k in range(m.nmesh)]
     keyframes = []
     for k in range(m.nkey):
         key = _native.KeyframeDesc()
@@ -501,6 +504,36 @@ def _contact_pairs(m: mujoco.MjModel, sim_index: Callable[[int], int]) -> list:
         pair.gap = float(m.pair_gap[p])
         pairs.append(pair)
     return pairs
+
+
+# Meshes are drawn thinned to at most about this many cells along their longest side: Go1's visual
+# meshes alone hold 206k triangles, more than a software rasteriser should draw per frame.
+_MESH_CELLS = 24
+
+
+def _mesh_desc(m: mujoco.MjModel, k: int) -> _native.MeshDesc:
+    """Mesh k in its geom's frame, its vertices merged per cell of a grid (vertex clustering)."""
+    mesh = _native.MeshDesc()
+    mesh.name = _name(m, "mesh", k)
+    verts = m.mesh_vert[m.mesh_vertadr[k] : m.mesh_vertadr[k] + m.mesh_vertnum[k]].astype(np.float64)
+    faces = m.mesh_face[m.mesh_faceadr[k] : m.mesh_faceadr[k] + m.mesh_facenum[k]].astype(np.int64)
+    if len(verts) == 0 or len(faces) == 0:
+        return mesh
+    low = verts.min(axis=0)
+    cell = max(float((verts.max(axis=0) - low).max()) / _MESH_CELLS, 1e-9)
+    _, cluster = np.unique(np.floor((verts - low) / cell).astype(np.int64), axis=0, return_inverse=True)
+    cluster = cluster.reshape(-1)
+    merged = np.zeros((cluster.max() + 1, 3))
+    np.add.at(merged, cluster, verts)
+    merged /= np.bincount(cluster)[:, None]
+    tri = cluster[faces]
+    tri = tri[(tri[:, 0] != tri[:, 1]) & (tri[:, 1] != tri[:, 2]) & (tri[:, 0] != tri[:, 2])]
+    if len(tri):
+        _, first = np.unique(np.sort(tri, axis=1), axis=0, return_index=True)
+        tri = tri[np.sort(first)]
+    mesh.vertices = [float(x) for x in merged.reshape(-1)]
+    mesh.faces = [int(x) for x in tri.reshape(-1)]
+    return mesh
 
 
 def _fixed_tendons(m: mujoco.MjModel) -> list:

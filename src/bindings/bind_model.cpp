@@ -43,7 +43,13 @@ void BindModel(py::module_& m) {
       .def_readwrite("margin", &GeomDesc::margin)
       .def_readwrite("gap", &GeomDesc::gap)
       .def_readwrite("invweight", &GeomDesc::invweight)
-      .def_readwrite("height_field", &GeomDesc::height_field);
+      .def_readwrite("height_field", &GeomDesc::height_field)
+      .def_readwrite("mesh", &GeomDesc::mesh);
+  py::class_<MeshDesc>(m, "MeshDesc")
+      .def(py::init<>())
+      .def_readwrite("name", &MeshDesc::name)
+      .def_readwrite("vertices", &MeshDesc::vertices)
+      .def_readwrite("faces", &MeshDesc::faces);
   py::class_<GeomRef>(m, "GeomRef")
       .def(py::init<>())
       .def(py::init([](int body, int geom) { return GeomRef{body, geom}; }), py::arg("body"), py::arg("geom"))
@@ -184,6 +190,7 @@ void BindModel(py::module_& m) {
       .def_readwrite("contact_pairs", &ModelDesc::contact_pairs)
       .def_readwrite("keyframes", &ModelDesc::keyframes)
       .def_readwrite("height_fields", &ModelDesc::height_fields)
+      .def_readwrite("meshes", &ModelDesc::meshes)
       .def_readwrite("nq", &ModelDesc::nq)
       .def_readwrite("nv", &ModelDesc::nv)
       .def_readwrite("mj_nbody", &ModelDesc::mj_nbody)

@@ -39,6 +39,15 @@ struct GeomDesc {
   float gap = 0.0f;
   float invweight = 0.0f;
   int height_field = -1;    // HeightField geoms: index into ModelDesc::height_fields
+  int mesh = -1;            // a visual mesh geom: index into ModelDesc::meshes (drawn only; its type stays a sphere)
+};
+
+// A triangle mesh for drawing a mesh geom, in the geom's frame (MuJoCo's mesh_vert after its compiler
+// moved it there), thinned for the renderer by the front end.
+struct MeshDesc {
+  std::string name;
+  std::vector<float> vertices;  // x, y, z per vertex
+  std::vector<int> faces;       // three vertex indices per triangle, counter-clockwise from outside
 };
 
 // A height field's grid (MJCF <hfield>, MuJoCo's hfield_* arrays): ncol samples along x over
@@ -231,6 +240,7 @@ struct ModelDesc {
   std::vector<ContactPairDesc> contact_pairs;
   std::vector<KeyframeDesc> keyframes;
   std::vector<HeightFieldDesc> height_fields;
+  std::vector<MeshDesc> meshes;
   int nq = 0;
   int nv = 0;
   int mj_nbody = 0;                   // MuJoCo's body count, world included

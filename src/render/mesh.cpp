@@ -164,4 +164,25 @@ Mesh MeshForHeightField(const HeightFieldDesc& field, int stride) {
   return mesh;
 }
 
+Mesh MeshForMesh(const MeshDesc& desc) {
+  Mesh mesh;
+  const size_t n = desc.vertices.size() / 3;
+  for (size_t i = 0; i < n; ++i)
+    mesh.positions.emplace_back(desc.vertices[3 * i], desc.vertices[3 * i + 1], desc.vertices[3 * i + 2]);
+  std::vector<JPH::Vec3> normals(n, JPH::Vec3::sZero());
+  for (size_t f = 0; f + 2 < desc.faces.size(); f += 3) {
+    const int a = desc.faces[f], b = desc.faces[f + 1], c = desc.faces[f + 2];
+    if (a < 0 || b < 0 || c < 0 || size_t(a) >= n || size_t(b) >= n || size_t(c) >= n) continue;
+    const JPH::Vec3 pa(mesh.positions[size_t(a)]), pb(mesh.positions[size_t(b)]), pc(mesh.positions[size_t(c)]);
+    const JPH::Vec3 face = (pb - pa).Cross(pc - pa);  // area-weighted
+    for (int v : {a, b, c}) normals[size_t(v)] += face;
+    mesh.indices.insert(mesh.indices.end(), {std::uint32_t(a), std::uint32_t(b), std::uint32_t(c)});
+  }
+  for (const JPH::Vec3& v : normals) {
+    const JPH::Vec3 unit = v.LengthSq() > 0.0f ? v.Normalized() : JPH::Vec3::sAxisZ();
+    mesh.normals.emplace_back(unit.GetX(), unit.GetY(), unit.GetZ());
+  }
+  return mesh;
+}
+
 }  // namespace joltgym

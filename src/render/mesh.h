@@ -24,5 +24,7 @@ struct Mesh {
 Mesh MeshForGeom(const GeomDesc& geom);
 // The surface of a height field in its geom's frame, every `stride`-th sample.
 Mesh MeshForHeightField(const HeightFieldDesc& field, int stride);
+// A mesh geom's triangles, each vertex's normal the mean of its faces' (smooth shading).
+Mesh MeshForMesh(const MeshDesc& mesh);
 
 }  // namespace joltgym

@@ -26,7 +26,8 @@ RenderModel::RenderModel(const CompiledModel& model) {
     extent = std::max(extent, (JPH::Vec3(b.pos[0], b.pos[1], b.pos[2]) - centre).Length());
     for (const GeomDesc& g : b.geoms) {
       if (!Visible(g)) continue;
-      RenderGeom r{int(i), GeomFrame(g), MeshForGeom(g), JPH::Vec3(g.rgba[0], g.rgba[1], g.rgba[2])};
+      Mesh mesh = g.mesh >= 0 && g.mesh < int(desc.meshes.size()) ? MeshForMesh(desc.meshes[size_t(g.mesh)]) : MeshForGeom(g);
+      RenderGeom r{int(i), GeomFrame(g), std::move(mesh), JPH::Vec3(g.rgba[0], g.rgba[1], g.rgba[2])};
       if (!r.mesh.indices.empty()) body_geoms_.push_back(std::move(r));
       extent = std::max(extent, (JPH::Vec3(b.pos[0], b.pos[1], b.pos[2]) - centre).Length() +
                                     std::sqrt(g.size[0] * g.size[0] + g.size[1] * g.size[1]));
