@@ -105,13 +105,7 @@ void Go1GetupTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs) co
     state[n++] = go1::Noisy(rng, ws.qpos[size_t(7 + i)], level, params_.noise_joint_pos) - default_pose_[size_t(i)];
   for (int i = 0; i < go1::kJoints; ++i) state[n++] = go1::Noisy(rng, ws.qvel[size_t(6 + i)], level, params_.noise_joint_vel);
   for (int i = 0; i < go1::kJoints; ++i) state[n++] = float(ws.memory[size_t(kObservedAction + i)]);
-  float* p = std::copy(state, state + kStateDim, obs + kStateDim);
-  for (const JPH::Vec3& v : {imu.gyro, imu.accelerometer, imu.linvel, imu.global_angvel})
-    for (int k = 0; k < 3; ++k) *p++ = v[k];
-  for (int i = 0; i < go1::kJoints; ++i) *p++ = ws.qpos[size_t(7 + i)];
-  for (int i = 0; i < go1::kJoints; ++i) *p++ = ws.qvel[size_t(6 + i)];
-  for (int i = 0; i < go1::kJoints; ++i) *p++ = robot.actuator_forces()[size_t(i)];
-  *p++ = float(robot.SitePosition(imu_).GetZ());
+  go1::WriteTrueSensors(robot, imu, imu_, ws.qpos.data(), ws.qvel.data(), std::copy(state, state + kStateDim, obs + kStateDim));
 }
 
 StepOutcome Go1GetupTask::Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const {

@@ -78,12 +78,7 @@ void Go1HandstandTask::SampleInitialState(const Robot& /*robot*/, Rng& rng, Task
   const bool crouch = rng.Unit() < params_.init_from_crouch;
   const std::vector<float>& source = crouch ? crouch_qpos_ : home_qpos_;
   std::copy(source.begin(), source.end(), ws.qpos.begin());
-  ws.qpos[0] += rng.Uniform(-0.5f, 0.5f);
-  ws.qpos[1] += rng.Uniform(-0.5f, 0.5f);
-  const float yaw = rng.Uniform(-3.14f, 3.14f);
-  const JPH::Quat turned = JPH::Quat(ws.qpos[4], ws.qpos[5], ws.qpos[6], ws.qpos[3]) *
-                           JPH::Quat::sRotation(JPH::Vec3::sAxisZ(), yaw);
-  ws.qpos[3] = turned.GetW(), ws.qpos[4] = turned.GetX(), ws.qpos[5] = turned.GetY(), ws.qpos[6] = turned.GetZ();
+  go1::ScatterOnFloor(rng, ws.qpos.data());
   std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
   if (!crouch)
     for (int i = 0; i < 6; ++i) ws.qvel[size_t(i)] = rng.Uniform(-0.5f, 0.5f);
@@ -114,13 +109,7 @@ void Go1HandstandTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs
     state[n++] = go1::Noisy(rng, ws.qpos[size_t(7 + i)], level, params_.noise_joint_pos) - default_pose_[size_t(i)];
   for (int i = 0; i < go1::kJoints; ++i) state[n++] = go1::Noisy(rng, ws.qvel[size_t(6 + i)], level, params_.noise_joint_vel);
   for (int i = 0; i < go1::kJoints; ++i) state[n++] = float(ws.memory[size_t(kObservedAction + i)]);
-  float* p = std::copy(state, state + kStateDim, obs + kStateDim);
-  for (const JPH::Vec3& v : {imu.gyro, imu.accelerometer, imu.linvel, imu.global_angvel})
-    for (int k = 0; k < 3; ++k) *p++ = v[k];
-  for (int i = 0; i < go1::kJoints; ++i) *p++ = ws.qpos[size_t(7 + i)];
-  for (int i = 0; i < go1::kJoints; ++i) *p++ = ws.qvel[size_t(6 + i)];
-  for (int i = 0; i < go1::kJoints; ++i) *p++ = robot.actuator_forces()[size_t(i)];
-  *p++ = float(robot.SitePosition(imu_).GetZ());
+  go1::WriteTrueSensors(robot, imu, imu_, ws.qpos.data(), ws.qvel.data(), std::copy(state, state + kStateDim, obs + kStateDim));
 }
 
 StepOutcome Go1HandstandTask::Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const {

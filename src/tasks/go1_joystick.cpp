@@ -104,12 +104,7 @@ float Go1JoystickTask::Noisy(Rng& rng, float value, float scale) const {
 
 void Go1JoystickTask::SampleInitialState(const Robot& /*robot*/, Rng& rng, TaskWorkspace& ws) const {
   std::copy(home_qpos_.begin(), home_qpos_.end(), ws.qpos.begin());
-  ws.qpos[0] += rng.Uniform(-0.5f, 0.5f);
-  ws.qpos[1] += rng.Uniform(-0.5f, 0.5f);
-  const float yaw = rng.Uniform(-3.14f, 3.14f);
-  const JPH::Quat home(ws.qpos[4], ws.qpos[5], ws.qpos[6], ws.qpos[3]);
-  const JPH::Quat turned = home * JPH::Quat::sRotation(JPH::Vec3::sAxisZ(), yaw);
-  ws.qpos[3] = turned.GetW(), ws.qpos[4] = turned.GetX(), ws.qpos[5] = turned.GetY(), ws.qpos[6] = turned.GetZ();
+  go1::ScatterOnFloor(rng, ws.qpos.data());
   std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
   for (int i = 0; i < 6; ++i) ws.qvel[size_t(i)] = rng.Uniform(-0.5f, 0.5f);
 

@@ -51,4 +51,22 @@ Imu ReadImu(const Robot& robot, int imu_site) {
           sensors::FrameAngVel(robot, imu_site)};
 }
 
+void ScatterOnFloor(Rng& rng, float* qpos) {
+  qpos[0] += rng.Uniform(-0.5f, 0.5f);
+  qpos[1] += rng.Uniform(-0.5f, 0.5f);
+  const float yaw = rng.Uniform(-3.14f, 3.14f);
+  const JPH::Quat turned = JPH::Quat(qpos[4], qpos[5], qpos[6], qpos[3]) * JPH::Quat::sRotation(JPH::Vec3::sAxisZ(), yaw);
+  qpos[3] = turned.GetW(), qpos[4] = turned.GetX(), qpos[5] = turned.GetY(), qpos[6] = turned.GetZ();
+}
+
+float* WriteTrueSensors(const Robot& robot, const Imu& imu, int imu_site, const float* qpos, const float* qvel, float* out) {
+  for (const JPH::Vec3& v : {imu.gyro, imu.accelerometer, imu.linvel, imu.global_angvel})
+    for (int k = 0; k < 3; ++k) *out++ = v[k];
+  for (int i = 0; i < kJoints; ++i) *out++ = qpos[7 + i];
+  for (int i = 0; i < kJoints; ++i) *out++ = qvel[6 + i];
+  for (int i = 0; i < kJoints; ++i) *out++ = robot.actuator_forces()[size_t(i)];
+  *out++ = float(robot.SitePosition(imu_site).GetZ());
+  return out;
+}
+
 }  // namespace joltgym::go1

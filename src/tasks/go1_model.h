@@ -34,4 +34,13 @@ struct Imu {
 };
 Imu ReadImu(const Robot& robot, int imu_site);
 
+// Playground's reset scatter of a free root (qpos in MuJoCo's layout): moved by U(-0.5, 0.5) in x
+// and y, then turned by U(-3.14, 3.14) about z.
+void ScatterOnFloor(Rng& rng, float* qpos);
+
+// What the handstand's and the get-up's privileged state append after the noisy state: gyro,
+// accelerometer, local linear velocity, world angular velocity, the 12 joints' positions, velocities
+// and actuator forces, the IMU's height. Returns the end of what it wrote.
+float* WriteTrueSensors(const Robot& robot, const Imu& imu, int imu_site, const float* qpos, const float* qvel, float* out);
+
 }  // namespace joltgym::go1
