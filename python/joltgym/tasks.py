@@ -313,6 +313,17 @@ TASKS: dict[str, TaskSpec] = {
         # MuJoCo Playground's G1: only explicit pairs collide (feet with the floor, feet, hands on thighs)
         _g1_task("G1JoystickFlatTerrain", "scene_mjx_feetonly_flat_terrain.xml"),
         _g1_task("G1JoystickRoughTerrain", "scene_mjx_feetonly_rough_terrain.xml"),
+        # MuJoCo Playground's Robotis OP3: feet only collide
+        TaskSpec(
+            name="Op3Joystick",
+            xml_file="op3/scene_mjx_feetonly.xml",
+            solver=_articulated(1, 2),
+            env_entry_point="joltgym.envs.op3:Op3JoystickEnv",
+            max_episode_steps=1000,
+            camera={"distance": 1.2, "elevation": -15.0},
+            edit_model=_playground_gains,
+            family="playground",
+        ),
         TaskSpec(
             name="Swimmer",
             xml_file="swimmer.xml",

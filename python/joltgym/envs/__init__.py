@@ -7,8 +7,9 @@ from joltgym.envs.go1 import (Go1FootstandEnv, Go1GetupEnv, Go1HandstandEnv, Go1
 from joltgym.envs.half_cheetah import HalfCheetahEnv
 from joltgym.envs.hopper import HopperEnv, Walker2dEnv
 from joltgym.envs.humanoid import HumanoidEnv, HumanoidStandupEnv
+from joltgym.envs.op3 import Op3JoystickEnv
 from joltgym.envs.inverted_pendulum import InvertedDoublePendulumEnv, InvertedPendulumEnv
 from joltgym.envs.reacher import ReacherEnv
 from joltgym.envs.swimmer import SwimmerEnv
 
-__all__ = ["AntEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "ReacherEnv", "SwimmerEnv", "Walker2dEnv"]
+__all__ = ["AntEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SwimmerEnv", "Walker2dEnv"]
