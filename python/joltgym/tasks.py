@@ -150,6 +150,14 @@ _GO1_RANDOMIZATION = (
 )
 
 
+def _barkour_gains(mj_model: mujoco.MjModel, parameters: dict[str, Any]) -> None:
+    """EnvPool's Barkour port sets the timestep from its config and fixed gains: kp 35, kd 0.5239."""
+    mj_model.opt.timestep = parameters["sim_dt"]
+    mj_model.dof_damping[6:] = 0.5239
+    mj_model.actuator_gainprm[:, 0] = 35.0
+    mj_model.actuator_biasprm[:, 1] = -35.0
+
+
 def _playground_timestep(mj_model: mujoco.MjModel, parameters: dict[str, Any]) -> None:
     """EnvPool's G1 port sets only the timestep from its config; the gains are the XML's."""
     mj_model.opt.timestep = parameters["sim_dt"]
@@ -313,6 +321,17 @@ TASKS: dict[str, TaskSpec] = {
         # MuJoCo Playground's G1: only explicit pairs collide (feet with the floor, feet, hands on thighs)
         _g1_task("G1JoystickFlatTerrain", "scene_mjx_feetonly_flat_terrain.xml"),
         _g1_task("G1JoystickRoughTerrain", "scene_mjx_feetonly_rough_terrain.xml"),
+        # MuJoCo Menagerie's Google Barkour vB, as Playground trains it: kicked now and then
+        TaskSpec(
+            name="BarkourJoystick",
+            xml_file="barkour/scene_mjx.xml",
+            solver=_articulated(1, 2),
+            env_entry_point="joltgym.envs.barkour:BarkourJoystickEnv",
+            max_episode_steps=1000,
+            camera={"distance": 1.5, "elevation": -20.0},
+            edit_model=_barkour_gains,
+            family="playground",
+        ),
         # MuJoCo Playground's Robotis OP3: feet only collide
         TaskSpec(
             name="Op3Joystick",

@@ -1,6 +1,7 @@
 """Gymnasium environment classes: thin wrappers that give each native task v5's signature."""
 
 from joltgym.envs.ant import AntEnv
+from joltgym.envs.barkour import BarkourJoystickEnv
 from joltgym.envs.g1 import G1JoystickFlatTerrainEnv, G1JoystickRoughTerrainEnv
 from joltgym.envs.go1 import (Go1FootstandEnv, Go1GetupEnv, Go1HandstandEnv, Go1JoystickFlatTerrainEnv,
                               Go1JoystickRoughTerrainEnv)
@@ -12,4 +13,4 @@ from joltgym.envs.inverted_pendulum import InvertedDoublePendulumEnv, InvertedPe
 from joltgym.envs.reacher import ReacherEnv
 from joltgym.envs.swimmer import SwimmerEnv
 
-__all__ = ["AntEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SwimmerEnv", "Walker2dEnv"]
+__all__ = ["AntEnv", "BarkourJoystickEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SwimmerEnv", "Walker2dEnv"]

@@ -45,6 +45,9 @@ class Robot : private BiasAccelerationSource {
 
   // The controls (length nu) the next world steps apply; actuators clamp them to ctrlrange.
   void SetControls(const float* ctrl);
+  // A force on a body's centre of mass (world axes, N) through every physics update until set again:
+  // MuJoCo's xfrc_applied without its torque (a task's kick).
+  void SetExternalForce(int body, JPH::Vec3Arg force);
 
   // MuJoCo's generalized coordinates and velocities (lengths nq and nv), relative to the origin.
   void GetQpos(float* qpos) const;
@@ -227,6 +230,8 @@ class Robot : private BiasAccelerationSource {
   std::array<std::vector<float>, kRobotParameters> parameters_;
   std::vector<float> actuator_gain_, actuator_bias_length_;  // per actuator
   std::vector<float> joint_damping_;                          // per joint
+  std::vector<JPH::Vec3> external_force_;                     // per body: SetExternalForce's
+  bool has_external_force_ = false;
   std::vector<float> actuator_damping_;                       // per joint: this update's implicit actuator damping
   // per body, its velocities when the last physics update began (SiteLinearAcceleration)
   std::vector<JPH::Vec3> linear_velocity_before_, angular_velocity_before_;

@@ -66,6 +66,7 @@ Robot::Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin)
   joint_damping_.resize(m.joints().size());
   for (size_t j = 0; j < m.joints().size(); ++j) joint_damping_[j] = m.joints()[j].damping;
   actuator_damping_.assign(m.joints().size(), 0.0f);
+  external_force_.assign(m.bodies().size(), JPH::Vec3::sZero());
   for (int p = 0; p < kRobotParameters; ++p) {
     parameters_[size_t(p)].resize(size_t(ParameterSize(RobotParameter(p))));
     GetModelParameter(RobotParameter(p), parameters_[size_t(p)].data());

@@ -23,6 +23,8 @@ void Robot::BeforeUpdate(float h) {
   }
   ApplyActuation();
   ApplyJointSprings();
+  if (has_external_force_)
+    for (size_t i = 0; i < bodies_.size(); ++i) bodies_[i]->AddForce(external_force_[i]);
   if (model_->has_fluid()) ApplyFluidForces();
   BeginAxisRows(h);
   for (size_t i = 0; i < soft_contacts_.size(); ++i) soft_contacts_[i]->BeginStep(h, *this, soft_contact_body_[i]);
@@ -100,6 +102,12 @@ void Robot::ApplyJointEffort(const CompiledJoint& joint, float effort) {
     child.AddForce(force, at);
     if (parent) parent->AddForce(-force, at);
   }
+}
+
+void Robot::SetExternalForce(int body, JPH::Vec3Arg force) {
+  external_force_[size_t(body)] = force;
+  has_external_force_ = false;
+  for (const JPH::Vec3& f : external_force_) has_external_force_ = has_external_force_ || f != JPH::Vec3::sZero();
 }
 
 void Robot::AddJointEffort(int joint, float effort) {
