@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from joltgym.tasks import TASKS
-from test_go1_joystick import POOL_FIELDS, episode_statistics, mujoco_in, sensor
+from test_go1_joystick import POOL_FIELDS, mujoco_in, random_action_statistics, sensor
 
 TERRAINS = ["Flat", "Rough"]
 
@@ -83,14 +83,8 @@ def test_state_reward_terms_are_envpools_formulas_on_mujocos_sensors():
 
 @pytest.mark.parametrize("terrain", TERRAINS)
 def test_random_action_episodes_match_envpools(terrain):
-    name, n, steps = f"G1Joystick{terrain}Terrain", 32, 300
-    actions = np.random.default_rng(0).uniform(-1, 1, (steps, n, 29))
-    ours = gym.make_vec(f"joltgym/{name}-v0", num_envs=n, vectorization_mode="vector_entry_point")
-    ours.reset(seed=0)
-    theirs = envpool.make_gymnasium(f"{name}-v1", num_envs=n, seed=0)
-    theirs.reset()
-    our_length, our_terms = episode_statistics(ours, lambda t: actions[t].astype(np.float32), steps, n)
-    their_length, their_terms = episode_statistics(theirs, lambda t: actions[t], steps, n)
+    (our_length, our_terms), (their_length, their_terms) = random_action_statistics(
+        f"G1Joystick{terrain}Terrain", 300, act_dim=29)
     assert our_length == pytest.approx(their_length, rel=0.15)  # random actions topple it in about 45 steps
     for key, value in their_terms.items():
         # stand_still: only the 10% of commands that are zero score it, a few dozen here. contact_force:

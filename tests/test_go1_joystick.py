@@ -172,10 +172,10 @@ def episode_statistics(env, actions_of, steps: int, num_envs: int):
     return np.mean(lengths), {k: np.mean(v) for k, v in terms.items()}
 
 
-def random_action_statistics(name: str, steps: int, n: int = 32):
+def random_action_statistics(name: str, steps: int, n: int = 32, act_dim: int = 12):
     """(mean episode length, mean of each reward term) of joltgym/<name>-v0 and of EnvPool's
     <name>-v1 under the same uniform random actions."""
-    actions = np.random.default_rng(0).uniform(-1, 1, (steps, n, 12))
+    actions = np.random.default_rng(0).uniform(-1, 1, (steps, n, act_dim))
     ours = gym.make_vec(f"joltgym/{name}-v0", num_envs=n, vectorization_mode="vector_entry_point")
     ours.reset(seed=0)
     theirs = envpool.make_gymnasium(f"{name}-v1", num_envs=n, seed=0)
