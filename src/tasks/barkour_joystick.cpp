@@ -2,6 +2,7 @@
 
 #include "physics/world/sensors.h"
 #include "tasks/go1_model.h"
+#include "tasks/playground_terms.h"
 #include "tasks/task_registry.h"
 
 #include <algorithm>
@@ -63,14 +64,18 @@ BarkourJoystickTask::BarkourJoystickTask(const CompiledModel& model, const Barko
   for (int t = 0; t < kRewardTerms; ++t) reward_slots_[size_t(t)] = info_.Add(std::string("reward_") + kRewardNames[t]);
 }
 
+void BarkourJoystickTask::SampleCommand(Rng& rng, double* command) const {
+  const float lo[3] = {params_.lin_vel_x_min, params_.lin_vel_y_min, params_.ang_vel_yaw_min};
+  const float hi[3] = {params_.lin_vel_x_max, params_.lin_vel_y_max, params_.ang_vel_yaw_max};
+  playground::SampleCommand(rng, lo, hi, 0.0, command);  // never zero, as EnvPool's Barkour
+}
+
 void BarkourJoystickTask::SampleInitialState(const Robot& /*robot*/, Rng& rng, TaskWorkspace& ws) const {
   std::copy(home_qpos_.begin(), home_qpos_.end(), ws.qpos.begin());
   std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
   double* memory = ws.memory.data();
   std::fill(ws.memory.begin(), ws.memory.end(), 0.0);
-  memory[kCommand] = rng.Uniform(params_.lin_vel_x_min, params_.lin_vel_x_max);
-  memory[kCommand + 1] = rng.Uniform(params_.lin_vel_y_min, params_.lin_vel_y_max);
-  memory[kCommand + 2] = rng.Uniform(params_.ang_vel_yaw_min, params_.ang_vel_yaw_max);
+  SampleCommand(rng, memory + kCommand);
   memory[kKickWait] = UniformInt(rng, params_.kick_wait_steps_min, params_.kick_wait_steps_max);
   memory[kKickDuration] = UniformInt(rng, params_.kick_duration_steps_min, params_.kick_duration_steps_max);
   memory[kKickVelocity] = rng.Uniform(params_.velocity_kick_min, params_.velocity_kick_max);
@@ -112,9 +117,7 @@ void BarkourJoystickTask::PushFrame(const Robot& robot, TaskWorkspace& ws) const
   Rng& rng = StreamOf(ws);
   double* memory = ws.memory.data();
   robot.GetQpos(ws.qpos.data());
-  std::copy_backward(memory + kHistoryStart, memory + kHistoryStart + kStateDim - kFrame,
-                     memory + kHistoryStart + kStateDim);
-  double* frame = memory + kHistoryStart;
+  double* frame = history_.Push(memory);
   const JPH::Vec3 up = sensors::FrameZAxis(robot, imu_);
   int n = 0;
   frame[n++] = sensors::Gyro(robot, imu_)[2] * 0.25;
@@ -124,10 +127,7 @@ void BarkourJoystickTask::PushFrame(const Robot& robot, TaskWorkspace& ws) const
   frame[n++] = memory[kCommand + 2] * 0.25;
   for (int i = 0; i < kJoints; ++i) frame[n++] = ws.qpos[size_t(7 + i)] - default_pose_[size_t(i)];
   for (int i = 0; i < kJoints; ++i) frame[n++] = memory[kLastAction + i];
-  for (int i = 0; i < kFrame; ++i) {
-    frame[i] = std::clamp(frame[i], -100.0, 100.0);
-    if (params_.obs_noise >= 0.0f) frame[i] += double(params_.obs_noise) * (rng.Unit() * 2.0 - 1.0);
-  }
+  playground::ClipAndNoise(rng, frame, kFrame, params_.obs_noise, /*clip_always=*/true);
 }
 
 void BarkourJoystickTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const {
@@ -135,7 +135,7 @@ void BarkourJoystickTask::Observe(const Robot& robot, TaskWorkspace& ws, float* 
     ws.memory[kFramePending] = 0.0;
     PushFrame(robot, ws);
   }
-  for (int i = 0; i < kStateDim; ++i) obs[i] = float(ws.memory[size_t(kHistoryStart + i)]);
+  history_.CopyTo(ws.memory.data(), obs);
 }
 
 StepOutcome BarkourJoystickTask::Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const {
@@ -198,11 +198,7 @@ StepOutcome BarkourJoystickTask::Score(Robot& robot, const float* action, TaskWo
     if (contact[size_t(f)]) memory[kAirTime + f] = 0.0;
     memory[kLastContact + f] = contact[size_t(f)] ? 1.0 : 0.0;
   }
-  if (memory[kStep] > 500.0) {
-    memory[kCommand] = rng.Uniform(params_.lin_vel_x_min, params_.lin_vel_x_max);
-    memory[kCommand + 1] = rng.Uniform(params_.lin_vel_y_min, params_.lin_vel_y_max);
-    memory[kCommand + 2] = rng.Uniform(params_.ang_vel_yaw_min, params_.ang_vel_yaw_max);
-  }
+  if (memory[kStep] > 500.0) SampleCommand(rng, memory + kCommand);
   if (terminated || memory[kStep] > 500.0) memory[kStep] = 0.0;
   std::copy(memory + kCommand, memory + kCommand + 3, info.Values(command_));
   return {std::clamp(total * h, 0.0f, 10000.0f), terminated};

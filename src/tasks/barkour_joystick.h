@@ -6,6 +6,7 @@
 #pragma once
 
 #include "tasks/floor_contact.h"
+#include "tasks/playground_terms.h"
 #include "tasks/task.h"
 #include "tasks/task_params.h"
 
@@ -111,8 +112,10 @@ class BarkourJoystickTask final : public Task {
   void Actuate(Robot& robot, const float* action, TaskWorkspace& ws) const override;
   StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const override;
   void PushFrame(const Robot& robot, TaskWorkspace& ws) const;
+  void SampleCommand(Rng& rng, double* command) const;
 
   BarkourJoystickParams params_;
+  playground::FrameHistory history_{kHistoryStart, kFrame, kHistory};
   std::vector<float> home_qpos_;
   std::array<float, kJoints> default_pose_{};
   float mass_ = 0.0f;  // the whole robot's (MuJoCo's subtree mass of the torso)

@@ -3,6 +3,7 @@
 #include "physics/world/sensors.h"
 #include "tasks/contact_terms.h"
 #include "tasks/go1_model.h"
+#include "tasks/playground_terms.h"
 #include "tasks/task_registry.h"
 
 #include <algorithm>
@@ -109,10 +110,9 @@ G1JoystickTask::G1JoystickTask(const CompiledModel& model, const G1JoystickParam
 }
 
 void G1JoystickTask::SampleCommand(Rng& rng, double* command) const {
-  command[0] = rng.Uniform(params_.lin_vel_x_min, params_.lin_vel_x_max);
-  command[1] = rng.Uniform(params_.lin_vel_y_min, params_.lin_vel_y_max);
-  command[2] = rng.Uniform(params_.ang_vel_yaw_min, params_.ang_vel_yaw_max);
-  if (rng.Unit() < 0.1) command[0] = command[1] = command[2] = 0.0;
+  const float lo[3] = {params_.lin_vel_x_min, params_.lin_vel_y_min, params_.ang_vel_yaw_min};
+  const float hi[3] = {params_.lin_vel_x_max, params_.lin_vel_y_max, params_.ang_vel_yaw_max};
+  playground::SampleCommand(rng, lo, hi, 0.1, command);
 }
 
 void G1JoystickTask::SampleInitialState(const Robot& /*robot*/, Rng& rng, TaskWorkspace& ws) const {

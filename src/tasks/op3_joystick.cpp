@@ -2,6 +2,7 @@
 
 #include "physics/world/sensors.h"
 #include "tasks/go1_model.h"
+#include "tasks/playground_terms.h"
 #include "tasks/task_registry.h"
 
 #include <algorithm>
@@ -66,10 +67,9 @@ Op3JoystickTask::Op3JoystickTask(const CompiledModel& model, const Op3JoystickPa
 }
 
 void Op3JoystickTask::SampleCommand(Rng& rng, double* command) const {
-  command[0] = rng.Uniform(params_.lin_vel_x_min, params_.lin_vel_x_max);
-  command[1] = rng.Uniform(params_.lin_vel_y_min, params_.lin_vel_y_max);
-  command[2] = rng.Uniform(params_.ang_vel_yaw_min, params_.ang_vel_yaw_max);
-  if (rng.Unit() < 0.1) command[0] = command[1] = command[2] = 0.0;
+  const float lo[3] = {params_.lin_vel_x_min, params_.lin_vel_y_min, params_.ang_vel_yaw_min};
+  const float hi[3] = {params_.lin_vel_x_max, params_.lin_vel_y_max, params_.ang_vel_yaw_max};
+  playground::SampleCommand(rng, lo, hi, 0.1, command);
 }
 
 void Op3JoystickTask::SampleInitialState(const Robot& /*robot*/, Rng& rng, TaskWorkspace& ws) const {
@@ -95,9 +95,7 @@ void Op3JoystickTask::PushFrame(const Robot& robot, TaskWorkspace& ws) const {
   Rng& rng = StreamOf(ws);
   double* memory = ws.memory.data();
   robot.GetQpos(ws.qpos.data());
-  std::copy_backward(memory + kHistoryStart, memory + kHistoryStart + kStateDim - kFrame,
-                     memory + kHistoryStart + kStateDim);
-  double* frame = memory + kHistoryStart;
+  double* frame = history_.Push(memory);
   const JPH::Vec3 gyro = sensors::Gyro(robot, imu_), up = sensors::FrameZAxis(robot, imu_);
   int n = 0;
   for (int k = 0; k < 3; ++k) frame[n++] = gyro[k];
@@ -105,9 +103,7 @@ void Op3JoystickTask::PushFrame(const Robot& robot, TaskWorkspace& ws) const {
   for (int k = 0; k < 3; ++k) frame[n++] = memory[kCommand + k];
   for (int i = 0; i < kJoints; ++i) frame[n++] = ws.qpos[size_t(7 + i)] - default_pose_[size_t(i)];
   for (int i = 0; i < kJoints; ++i) frame[n++] = memory[kLastAction + i];
-  if (params_.obs_noise >= 0.0f)
-    for (int i = 0; i < kFrame; ++i)
-      frame[i] = std::clamp(frame[i], -100.0, 100.0) + double(params_.obs_noise) * (rng.Unit() * 2.0 - 1.0);
+  playground::ClipAndNoise(rng, frame, kFrame, params_.obs_noise, /*clip_always=*/false);
 }
 
 void Op3JoystickTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const {
@@ -115,7 +111,7 @@ void Op3JoystickTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs)
     ws.memory[kFramePending] = 0.0;
     PushFrame(robot, ws);
   }
-  for (int i = 0; i < kStateDim; ++i) obs[i] = float(ws.memory[size_t(kHistoryStart + i)]);
+  history_.CopyTo(ws.memory.data(), obs);
 }
 
 StepOutcome Op3JoystickTask::Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const {

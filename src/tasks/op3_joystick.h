@@ -6,6 +6,7 @@
 #pragma once
 
 #include "tasks/floor_contact.h"
+#include "tasks/playground_terms.h"
 #include "tasks/task.h"
 #include "tasks/task_params.h"
 
@@ -108,6 +109,7 @@ class Op3JoystickTask final : public Task {
   void PushFrame(const Robot& robot, TaskWorkspace& ws) const;
 
   Op3JoystickParams params_;
+  playground::FrameHistory history_{kHistoryStart, kFrame, kHistory};
   std::vector<float> home_qpos_;
   std::array<float, kJoints> default_pose_{}, ctrl_lower_{}, ctrl_upper_{};
   int imu_ = -1;
