@@ -205,6 +205,20 @@ def _go1_task(name: str, scene: str, max_episode_steps: int) -> "TaskSpec":
     )
 
 
+def _spot_task(name: str, scene: str, max_episode_steps: int) -> "TaskSpec":
+    """A Spot task of EnvPool's Playground ports on Playground's Spot scene ``scene``."""
+    return TaskSpec(
+        name=name,
+        xml_file=f"spot/{scene}",
+        solver=_articulated(1, 2),
+        env_entry_point=f"joltgym.envs.spot:{name}Env",
+        max_episode_steps=max_episode_steps,
+        camera={"distance": 2.5, "elevation": -20.0},
+        edit_model=_playground_gains,
+        family="playground",
+    )
+
+
 def _articulated(substeps: int, velocity_iterations: int, **kwargs: Any) -> SolverSettings:
     """A robot's joints (and a planar tree's floor contacts) solved in its tree's joint space."""
     return SolverSettings(substeps=substeps, velocity_iterations=velocity_iterations, position_iterations=1,
@@ -343,6 +357,9 @@ TASKS: dict[str, TaskSpec] = {
             edit_model=_playground_gains,
             family="playground",
         ),
+        # MuJoCo Playground's Boston Dynamics Spot: feet only collide when it walks, every geom when it gets up
+        _spot_task("SpotFlatTerrainJoystick", "scene_mjx_feetonly_flat_terrain.xml", 1000),
+        _spot_task("SpotGetup", "scene_mjx_flat_terrain.xml", 300),
         TaskSpec(
             name="Swimmer",
             xml_file="swimmer.xml",

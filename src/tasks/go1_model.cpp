@@ -18,11 +18,11 @@ int FrameSkip(const CompiledModel& model, float ctrl_dt, float sim_dt) {
   return int(std::lround(ctrl_dt / sim_dt));
 }
 
-void CheckModel(const CompiledModel& model, float kp, float kd, const std::string& task) {
+void CheckModel(const CompiledModel& model, float kp, float kd, const std::string& task, const std::string& robot) {
   const ModelDesc& desc = model.desc();
   if (model.nq() != 19 || model.nv() != 18 || model.nu() != kJoints || desc.joints.empty() ||
       desc.joints[0].type != JointType::Free)
-    throw std::invalid_argument(task + " needs Go1's free root and 12 actuated hinges (nq 19, nv 18, nu 12); model '" +
+    throw std::invalid_argument(task + " needs " + robot + "'s free root and 12 actuated hinges (nq 19, nv 18, nu 12); model '" +
                                 desc.name + "' has nq " + std::to_string(model.nq()) + ", nv " +
                                 std::to_string(model.nv()) + ", nu " + std::to_string(model.nu()));
   for (int i = 0; i < kJoints; ++i) {

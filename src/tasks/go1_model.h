@@ -17,9 +17,9 @@ constexpr int kJoints = 12;
 // ctrl_dt / sim_dt physics steps per env step; std::invalid_argument when the model's timestep is
 // not sim_dt or the two are not positive with ctrl_dt >= sim_dt.
 int FrameSkip(const CompiledModel& model, float ctrl_dt, float sim_dt);
-// Go1's free root and 12 position actuators with gain kp on joints 1..12 damped by kd;
-// std::invalid_argument naming `task` and what differs otherwise.
-void CheckModel(const CompiledModel& model, float kp, float kd, const std::string& task);
+// A quadruped's free root and 12 position actuators with gain kp on joints 1..12 damped by kd (Go1's,
+// Spot's); std::invalid_argument naming `task`, `robot` and what differs otherwise.
+void CheckModel(const CompiledModel& model, float kp, float kd, const std::string& task, const std::string& robot = "Go1");
 // The joints' positions in keyframe `name`.
 std::array<float, kJoints> KeyframePose(const CompiledModel& model, const std::string& name, const std::string& task);
 

@@ -11,6 +11,7 @@ from joltgym.envs.humanoid import HumanoidEnv, HumanoidStandupEnv
 from joltgym.envs.op3 import Op3JoystickEnv
 from joltgym.envs.inverted_pendulum import InvertedDoublePendulumEnv, InvertedPendulumEnv
 from joltgym.envs.reacher import ReacherEnv
+from joltgym.envs.spot import SpotFlatTerrainJoystickEnv, SpotGetupEnv
 from joltgym.envs.swimmer import SwimmerEnv
 
-__all__ = ["AntEnv", "BarkourJoystickEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SwimmerEnv", "Walker2dEnv"]
+__all__ = ["AntEnv", "BarkourJoystickEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SpotFlatTerrainJoystickEnv", "SpotGetupEnv", "SwimmerEnv", "Walker2dEnv"]
