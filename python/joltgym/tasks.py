@@ -205,6 +205,22 @@ def _go1_task(name: str, scene: str, max_episode_steps: int) -> "TaskSpec":
     )
 
 
+def _berkeley_task(name: str, scene: str) -> "TaskSpec":
+    """A Berkeley Humanoid task of EnvPool's Playground ports on Playground's scene ``scene``."""
+    return TaskSpec(
+        name=name,
+        xml_file=f"berkeley_humanoid/{scene}",
+        solver=_articulated(1, 2),
+        env_entry_point=f"joltgym.envs.berkeley_humanoid:{name}Env",
+        max_episode_steps=1000,
+        camera={"distance": 2.0, "elevation": -15.0},
+        edit_model=_playground_timestep,
+        # berkeley_humanoid/randomize.py draws Go1's ranges (12 joints, the torso's mass)
+        randomizations={"playground": _GO1_RANDOMIZATION},
+        family="playground",
+    )
+
+
 def _spot_task(name: str, scene: str, max_episode_steps: int) -> "TaskSpec":
     """A Spot task of EnvPool's Playground ports on Playground's Spot scene ``scene``."""
     return TaskSpec(
@@ -360,6 +376,9 @@ TASKS: dict[str, TaskSpec] = {
         # MuJoCo Playground's Boston Dynamics Spot: feet only collide when it walks, every geom when it gets up
         _spot_task("SpotFlatTerrainJoystick", "scene_mjx_feetonly_flat_terrain.xml", 1000),
         _spot_task("SpotGetup", "scene_mjx_flat_terrain.xml", 300),
+        # MuJoCo Playground's Berkeley Humanoid: its feet only collide
+        _berkeley_task("BerkeleyHumanoidJoystickFlatTerrain", "scene_mjx_feetonly_flat_terrain.xml"),
+        _berkeley_task("BerkeleyHumanoidJoystickRoughTerrain", "scene_mjx_feetonly_rough_terrain.xml"),
         TaskSpec(
             name="Swimmer",
             xml_file="swimmer.xml",

@@ -20,7 +20,7 @@ namespace {
 
 constexpr const char* kTask = "G1Joystick";
 constexpr const char* kFootNames[G1JoystickTask::kFeet] = {"left_foot", "right_foot"};
-constexpr double kPi = 3.14159265358979323846;
+using playground::kPi;
 // The reward terms in EnvPool's order, reported as info["reward_<term>"].
 constexpr const char* kRewardNames[G1JoystickTask::kRewardTerms] = {
     "tracking_lin_vel", "tracking_ang_vel", "lin_vel_z", "ang_vel_xy", "orientation", "base_height", "torques",
@@ -29,20 +29,6 @@ constexpr const char* kRewardNames[G1JoystickTask::kRewardTerms] = {
     "joint_deviation_hip", "dof_pos_limits", "pose"};
 
 float Square(float x) { return x * x; }
-
-int JointIndex(const ModelDesc& desc, const std::string& name) {
-  for (const JointDesc& j : desc.joints)
-    if (j.name == name) return j.qposadr - 7;
-  throw std::invalid_argument(std::string(kTask) + " needs a joint named '" + name + "' in model '" + desc.name + "'");
-}
-
-// Playground's swing-foot height target at a gait phase: up along a cubic Bezier to max_foot_height
-// over the first half period, down over the second.
-float FootPhaseTarget(double phase, float max_height) {
-  const double x = (phase + kPi) / (2.0 * kPi);
-  auto bezier = [](double t) { return t * t * t + 3.0 * t * t * (1.0 - t); };
-  return float(x <= 0.5 ? max_height * bezier(2.0 * x) : max_height - max_height * bezier(2.0 * x - 1.0));
-}
 
 }  // namespace
 
@@ -62,9 +48,10 @@ G1JoystickTask::G1JoystickTask(const CompiledModel& model, const G1JoystickParam
     soft_lower_[size_t(i)] = centre - half * params.soft_joint_pos_limit_factor;
     soft_upper_[size_t(i)] = centre + half * params.soft_joint_pos_limit_factor;
   }
-  hips_ = {JointIndex(desc, "left_hip_roll_joint"), JointIndex(desc, "left_hip_yaw_joint"),
-           JointIndex(desc, "right_hip_roll_joint"), JointIndex(desc, "right_hip_yaw_joint")};
-  knees_ = {JointIndex(desc, "left_knee_joint"), JointIndex(desc, "right_knee_joint")};
+  auto joint = [&](const char* name) { return playground::ActuatedJointIndex(desc, name, kTask); };
+  hips_ = {joint("left_hip_roll_joint"), joint("left_hip_yaw_joint"), joint("right_hip_roll_joint"),
+           joint("right_hip_yaw_joint")};
+  knees_ = {joint("left_knee_joint"), joint("right_knee_joint")};
   pelvis_imu_ = model.FindSite("imu_in_pelvis", kTask);
   torso_imu_ = model.FindSite("imu_in_torso", kTask);
   for (int f = 0; f < kFeet; ++f) {
@@ -148,14 +135,7 @@ void G1JoystickTask::Actuate(Robot& robot, const float* action, TaskWorkspace& w
   // A push every push_interval steps: a kick to the base's horizontal velocity.
   const int interval = int(memory[kPushInterval]);
   if (params_.push_enable && interval > 0 && (int(memory[kPushStep]) + 1) % interval == 0) {
-    Rng& rng = StreamOf(ws);
-    const double theta = rng.Uniform(0.0f, float(2.0 * kPi));
-    const double magnitude = rng.Uniform(params_.push_magnitude_min, params_.push_magnitude_max);
-    robot.GetQpos(ws.qpos.data());
-    robot.GetQvel(ws.qvel.data());
-    ws.qvel[0] += float(std::cos(theta) * magnitude);
-    ws.qvel[1] += float(std::sin(theta) * magnitude);
-    robot.SetState(ws.qpos.data(), ws.qvel.data());
+    playground::PushBase(robot, ws, StreamOf(ws), params_.push_magnitude_min, params_.push_magnitude_max);
   }
   for (int i = 0; i < kJoints; ++i) ws.ctrl[size_t(i)] = default_pose_[size_t(i)] + action[i] * params_.action_scale;
   robot.SetControls(ws.ctrl.data());
@@ -263,7 +243,7 @@ StepOutcome G1JoystickTask::Score(Robot& robot, const float* action, TaskWorkspa
       feet_height += Square(float(memory[kSwingPeak + f]) / params_.max_foot_height - 1.0f);
       air_time += std::min(float(memory[kAirTime + f]) - 0.2f, 0.3f);
     }
-    phase_error += Square(foot_z[size_t(f)] - FootPhaseTarget(memory[kPhase + f], params_.max_foot_height));
+    phase_error += Square(foot_z[size_t(f)] - playground::FootPhaseTarget(memory[kPhase + f], params_.max_foot_height));
     contacts += contact[size_t(f)] ? 1 : 0;
     contact_force += std::max(std::fabs(FootForceZ(robot, f)) - params_.max_contact_force, 0.0f);
   }
@@ -321,7 +301,7 @@ StepOutcome G1JoystickTask::Score(Robot& robot, const float* action, TaskWorkspa
   for (int f = 0; f < kFeet; ++f) {
     if (contact[size_t(f)]) memory[kAirTime + f] = memory[kSwingPeak + f] = 0.0;
     memory[kLastContact + f] = contact[size_t(f)] ? 1.0 : 0.0;
-    memory[kPhase + f] = std::fmod(memory[kPhase + f] + memory[kPhaseDt] + kPi, 2.0 * kPi) - kPi;
+    memory[kPhase + f] = playground::AdvancePhase(memory[kPhase + f], memory[kPhaseDt]);
   }
   std::copy(action, action + kJoints, memory + kLastAction);
   if (memory[kStep] > 500.0) SampleCommand(rng, memory + kCommand);

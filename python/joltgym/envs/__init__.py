@@ -2,6 +2,8 @@
 
 from joltgym.envs.ant import AntEnv
 from joltgym.envs.barkour import BarkourJoystickEnv
+from joltgym.envs.berkeley_humanoid import (BerkeleyHumanoidJoystickFlatTerrainEnv,
+                                             BerkeleyHumanoidJoystickRoughTerrainEnv)
 from joltgym.envs.g1 import G1JoystickFlatTerrainEnv, G1JoystickRoughTerrainEnv
 from joltgym.envs.go1 import (Go1FootstandEnv, Go1GetupEnv, Go1HandstandEnv, Go1JoystickFlatTerrainEnv,
                               Go1JoystickRoughTerrainEnv)
@@ -14,4 +16,4 @@ from joltgym.envs.reacher import ReacherEnv
 from joltgym.envs.spot import SpotFlatTerrainJoystickEnv, SpotGetupEnv
 from joltgym.envs.swimmer import SwimmerEnv
 
-__all__ = ["AntEnv", "BarkourJoystickEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SpotFlatTerrainJoystickEnv", "SpotGetupEnv", "SwimmerEnv", "Walker2dEnv"]
+__all__ = ["AntEnv", "BarkourJoystickEnv", "BerkeleyHumanoidJoystickFlatTerrainEnv", "BerkeleyHumanoidJoystickRoughTerrainEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SpotFlatTerrainJoystickEnv", "SpotGetupEnv", "SwimmerEnv", "Walker2dEnv"]

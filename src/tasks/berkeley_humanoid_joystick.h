@@ -1,0 +1,172 @@
+// Berkeley Humanoid joystick: MuJoCo Playground's Berkeley Humanoid (12 leg joints) follows a
+// commanded forward, sideways and turning velocity with a periodic gait, on flat or rough ground,
+// with EnvPool 1.2.5's conventions (BerkeleyHumanoidJoystickFlatTerrain-v1, ...RoughTerrain-v1):
+// its dict observation, 21 reward terms and scales (summed times ctrl_dt, clipped to [0, 10000]),
+// command sampling, pushes, gait phase and termination. Each action moves the 12 PD targets by
+// action_scale about home.
+#pragma once
+
+#include "tasks/floor_contact.h"
+#include "tasks/task.h"
+#include "tasks/task_params.h"
+
+#include <array>
+#include <vector>
+
+namespace joltgym {
+
+// EnvPool's config fields of the task, with their defaults.
+struct BerkeleyHumanoidJoystickParams {
+  float ctrl_dt = 0.02f;
+  float sim_dt = 0.002f;  // the model's timestep (joltgym.tasks sets it on the model)
+  float action_scale = 0.5f;
+  float soft_joint_pos_limit_factor = 0.95f;
+  float noise_level = 1.0f;
+  float noise_hip_pos = 0.03f;  // per joint kind: hips, knee, foot flexion, foot abduction
+  float noise_kfe_pos = 0.05f;
+  float noise_ffe_pos = 0.08f;
+  float noise_faa_pos = 0.03f;
+  float noise_joint_vel = 1.5f;
+  float noise_gravity = 0.05f;
+  float noise_linvel = 0.1f;
+  float noise_gyro = 0.2f;
+  float tracking_lin_vel_scale = 1.0f;
+  float tracking_ang_vel_scale = 0.5f;
+  float lin_vel_z_scale = 0.0f;
+  float ang_vel_xy_scale = -0.15f;
+  float orientation_scale = -1.0f;
+  float base_height_scale = 0.0f;
+  float torques_scale = -2.5e-5f;
+  float action_rate_scale = -0.01f;
+  float energy_scale = 0.0f;
+  float feet_clearance_scale = 0.0f;
+  float feet_air_time_scale = 2.0f;
+  float feet_slip_scale = -0.25f;
+  float feet_height_scale = 0.0f;
+  float feet_phase_scale = 1.0f;
+  float stand_still_scale = 0.0f;
+  float alive_scale = 0.0f;
+  float termination_scale = -1.0f;
+  float joint_deviation_knee_scale = -0.1f;
+  float joint_deviation_hip_scale = -0.25f;
+  float dof_pos_limits_scale = -1.0f;
+  float pose_scale = -1.0f;
+  float tracking_sigma = 0.5f;
+  float max_foot_height = 0.1f;
+  float base_height_target = 0.5f;
+  bool push_enable = true;
+  float push_interval_min = 5.0f;
+  float push_interval_max = 10.0f;
+  float push_magnitude_min = 0.1f;
+  float push_magnitude_max = 2.0f;
+  float lin_vel_x_min = -1.0f;
+  float lin_vel_x_max = 1.0f;
+  float lin_vel_y_min = -1.0f;
+  float lin_vel_y_max = 1.0f;
+  float ang_vel_yaw_min = -1.0f;
+  float ang_vel_yaw_max = 1.0f;
+
+  template <class Visit>
+  void VisitFields(Visit&& visit) {
+    visit("ctrl_dt", ctrl_dt);
+    visit("sim_dt", sim_dt);
+    visit("action_scale", action_scale);
+    visit("soft_joint_pos_limit_factor", soft_joint_pos_limit_factor);
+    visit("noise_level", noise_level);
+    visit("noise_hip_pos", noise_hip_pos);
+    visit("noise_kfe_pos", noise_kfe_pos);
+    visit("noise_ffe_pos", noise_ffe_pos);
+    visit("noise_faa_pos", noise_faa_pos);
+    visit("noise_joint_vel", noise_joint_vel);
+    visit("noise_gravity", noise_gravity);
+    visit("noise_linvel", noise_linvel);
+    visit("noise_gyro", noise_gyro);
+    visit("tracking_lin_vel_scale", tracking_lin_vel_scale);
+    visit("tracking_ang_vel_scale", tracking_ang_vel_scale);
+    visit("lin_vel_z_scale", lin_vel_z_scale);
+    visit("ang_vel_xy_scale", ang_vel_xy_scale);
+    visit("orientation_scale", orientation_scale);
+    visit("base_height_scale", base_height_scale);
+    visit("torques_scale", torques_scale);
+    visit("action_rate_scale", action_rate_scale);
+    visit("energy_scale", energy_scale);
+    visit("feet_clearance_scale", feet_clearance_scale);
+    visit("feet_air_time_scale", feet_air_time_scale);
+    visit("feet_slip_scale", feet_slip_scale);
+    visit("feet_height_scale", feet_height_scale);
+    visit("feet_phase_scale", feet_phase_scale);
+    visit("stand_still_scale", stand_still_scale);
+    visit("alive_scale", alive_scale);
+    visit("termination_scale", termination_scale);
+    visit("joint_deviation_knee_scale", joint_deviation_knee_scale);
+    visit("joint_deviation_hip_scale", joint_deviation_hip_scale);
+    visit("dof_pos_limits_scale", dof_pos_limits_scale);
+    visit("pose_scale", pose_scale);
+    visit("tracking_sigma", tracking_sigma);
+    visit("max_foot_height", max_foot_height);
+    visit("base_height_target", base_height_target);
+    visit("push_enable", push_enable);
+    visit("push_interval_min", push_interval_min);
+    visit("push_interval_max", push_interval_max);
+    visit("push_magnitude_min", push_magnitude_min);
+    visit("push_magnitude_max", push_magnitude_max);
+    visit("lin_vel_x_min", lin_vel_x_min);
+    visit("lin_vel_x_max", lin_vel_x_max);
+    visit("lin_vel_y_min", lin_vel_y_min);
+    visit("lin_vel_y_max", lin_vel_y_max);
+    visit("ang_vel_yaw_min", ang_vel_yaw_min);
+    visit("ang_vel_yaw_max", ang_vel_yaw_max);
+  }
+};
+
+class BerkeleyHumanoidJoystickTask final : public Task {
+ public:
+  static constexpr int kJoints = 12;
+  static constexpr int kFeet = 2;
+  static constexpr int kStateDim = 52;
+  static constexpr int kPrivilegedDim = 114;
+  static constexpr int kRewardTerms = 21;
+
+  BerkeleyHumanoidJoystickTask(const CompiledModel& model, const BerkeleyHumanoidJoystickParams& params);
+
+  void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override;
+  void ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const override;
+  void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override;
+
+ private:
+  enum Memory : int {
+    kCommand = 0,           // 3
+    kStep = 3,              // steps since the command was drawn
+    kPushStep = 4,
+    kPushInterval = 5,      // steps between pushes
+    kPhase = 6,             // 2: each foot's gait phase
+    kPhaseDt = 8,
+    kLastAction = 9,        // 12
+    kAirTime = 21,          // 2
+    kLastContact = 23,      // 2
+    kSwingPeak = 25,        // 2
+    // What the next observation shows: the step's values before its bookkeeping, as EnvPool's.
+    kObservedCommand = 27,  // 3
+    kObservedPhase = 30,    // 2
+    kObservedAction = 32,   // 12
+    kObservedAirTime = 44,  // 2
+    kMemorySize = 46,
+  };
+
+  void Actuate(Robot& robot, const float* action, TaskWorkspace& ws) const override;
+  StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const override;
+  void SampleCommand(Rng& rng, double* command) const;
+
+  BerkeleyHumanoidJoystickParams params_;
+  std::vector<float> home_qpos_;
+  std::array<float, kJoints> default_pose_{}, soft_lower_{}, soft_upper_{}, noise_{};
+  std::array<int, 4> hips_{};   // left roll, left abduction, right roll, right abduction
+  std::array<int, 2> knees_{};
+  int imu_ = -1;
+  std::array<int, kFeet> foot_sites_{};
+  std::vector<FloorContact> foot_floor_;
+  InfoSlot command_;
+  std::array<InfoSlot, kRewardTerms> reward_slots_{};
+};
+
+}  // namespace joltgym
