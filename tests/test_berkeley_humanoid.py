@@ -5,13 +5,13 @@ EnvPool's formulas on them; pushes; episode statistics under random actions clos
 
 from __future__ import annotations
 
-import envpool
 import gymnasium as gym
 import numpy as np
 import pytest
 
 from joltgym.tasks import TASKS
-from test_go1_joystick import POOL_FIELDS, mujoco_in, random_action_statistics, sensor
+from playground_checks import assert_spaces_config_and_info_are_envpools
+from test_go1_joystick import mujoco_in, random_action_statistics, sensor
 
 NAME = "BerkeleyHumanoidJoystick{}Terrain"
 TERRAINS = ["Flat", "Rough"]
@@ -19,26 +19,9 @@ TERRAINS = ["Flat", "Rough"]
 
 @pytest.mark.parametrize("terrain", TERRAINS)
 def test_spaces_info_keys_and_config_are_envpools(terrain):
-    name = NAME.format(terrain)
-    ours = gym.make(f"joltgym/{name}-v0")
-    theirs = envpool.make_gymnasium(f"{name}-v1", num_envs=2, seed=0)
-    for key in ("state", "privileged_state"):
-        assert ours.observation_space[key].shape == theirs.observation_space[key].shape
-    assert ours.observation_space["state"].shape == (52,) and ours.observation_space["privileged_state"].shape == (114,)
-    assert ours.action_space.shape == theirs.action_space.shape == (12,)
-    assert ours.spec.max_episode_steps == 1000 and ours.unwrapped.dt == pytest.approx(0.02)
-    config = envpool.make_spec(f"{name}-v1").config
-    expected = {k: getattr(config, k) for k in config._fields if k not in POOL_FIELDS}
-    defaults = TASKS[name].native.defaults
-    assert set(defaults) == set(expected)
-    for key, value in expected.items():
-        assert defaults[key] == pytest.approx(value, rel=1e-6), key
-    ours.reset(seed=0)
-    theirs.reset()
-    *_, their_info = theirs.step(np.zeros((2, 12)))
-    *_, our_info = ours.step(np.zeros(12, np.float32))
-    their_terms = {k for k in their_info if k.startswith("reward_")}
-    assert len(their_terms) == 21 and their_terms == {k for k in our_info if k.startswith("reward_")}
+    assert_spaces_config_and_info_are_envpools(NAME.format(terrain), 12, 21)
+    obs, _ = gym.make(f"joltgym/{NAME.format(terrain)}-v0").reset(seed=0)
+    assert obs["state"].shape == (52,) and obs["privileged_state"].shape == (114,)
 
 
 def test_observation_and_state_reward_terms_are_mujocos_sensors_and_envpools_formulas():

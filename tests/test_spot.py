@@ -7,14 +7,14 @@ to MuJoCo's converged solve where EnvPool's one solver iteration is what differs
 
 from __future__ import annotations
 
-import envpool
 import gymnasium as gym
 import mujoco
 import numpy as np
 import pytest
 
 from joltgym.tasks import TASKS
-from test_go1_joystick import POOL_FIELDS, mujoco_in, random_action_statistics, sensor
+from playground_checks import assert_spaces_config_and_info_are_envpools
+from test_go1_joystick import mujoco_in, random_action_statistics, sensor
 
 JOYSTICK, GETUP = "SpotFlatTerrainJoystick", "SpotGetup"
 FEET = ["FL", "FR", "HL", "HR"]
@@ -22,29 +22,12 @@ FEET = ["FL", "FR", "HL", "HR"]
 
 @pytest.mark.parametrize("name", [JOYSTICK, GETUP])
 def test_spaces_info_keys_and_config_are_envpools(name):
-    ours = gym.make(f"joltgym/{name}-v0")
-    theirs = envpool.make_gymnasium(f"{name}-v1", num_envs=2, seed=0)
+    assert_spaces_config_and_info_are_envpools(name, 12, 18, command=name == JOYSTICK)
+    obs, _ = gym.make(f"joltgym/{name}-v0").reset(seed=0)
     if name == JOYSTICK:
-        for key in ("state", "privileged_state"):
-            assert ours.observation_space[key].shape == theirs.observation_space[key].shape
-        assert ours.observation_space["state"].shape == (81,)
-        assert ours.observation_space["privileged_state"].shape == (167,)
+        assert obs["state"].shape == (81,) and obs["privileged_state"].shape == (167,)
     else:
-        assert ours.observation_space.shape == theirs.observation_space.shape == (30,)
-    assert ours.action_space.shape == theirs.action_space.shape == (12,)
-    config = envpool.make_spec(f"{name}-v1").config
-    assert ours.spec.max_episode_steps == config.max_episode_steps
-    expected = {k: getattr(config, k) for k in config._fields if k not in POOL_FIELDS}
-    defaults = TASKS[name].native.defaults
-    assert set(defaults) == set(expected)
-    for key, value in expected.items():
-        assert defaults[key] == pytest.approx(value, rel=1e-6), key
-    ours.reset(seed=0)
-    theirs.reset()
-    *_, their_info = theirs.step(np.zeros((2, 12)))
-    *_, our_info = ours.step(np.zeros(12, np.float32))
-    their_terms = {k for k in their_info if k.startswith("reward_")}
-    assert len(their_terms) == 18 and their_terms == {k for k in our_info if k.startswith("reward_")}
+        assert obs.shape == (30,)
 
 
 def targets_of(m, action, base):

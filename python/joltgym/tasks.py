@@ -221,6 +221,34 @@ def _berkeley_task(name: str, scene: str) -> "TaskSpec":
     )
 
 
+# MuJoCo Playground's T1 domain randomisation (t1/randomize.py) but for its qpos0 jitter: the ankles'
+# damping over a wider range.
+_T1_RANDOMIZATION = (
+    ("floor_friction", "set", 0.2, 0.6),
+    ("joint_frictionloss", "scale", 0.9, 1.1, range(1, 24)),
+    ("joint_armature", "scale", 1.0, 1.05, range(1, 24)),
+    ("body_mass", "scale", 0.98, 1.02),
+    ("body_mass", "add", -1.0, 1.0, [0]),  # Trunk
+    ("actuator_kp", "scale", 0.9, 1.1),
+    ("joint_damping", "scale", 0.5, 2.0, [16, 17, 22, 23]),  # the ankles
+)
+
+
+def _t1_task(name: str, scene: str) -> "TaskSpec":
+    """A T1 task of EnvPool's Playground ports on Playground's T1 scene ``scene``."""
+    return TaskSpec(
+        name=name,
+        xml_file=f"t1/{scene}",
+        solver=_articulated(1, 2),
+        env_entry_point=f"joltgym.envs.t1:{name}Env",
+        max_episode_steps=1000,
+        camera={"distance": 2.5, "elevation": -15.0},
+        edit_model=_playground_timestep,
+        randomizations={"playground": _T1_RANDOMIZATION},
+        family="playground",
+    )
+
+
 def _spot_task(name: str, scene: str, max_episode_steps: int) -> "TaskSpec":
     """A Spot task of EnvPool's Playground ports on Playground's Spot scene ``scene``."""
     return TaskSpec(
@@ -379,6 +407,9 @@ TASKS: dict[str, TaskSpec] = {
         # MuJoCo Playground's Berkeley Humanoid: its feet only collide
         _berkeley_task("BerkeleyHumanoidJoystickFlatTerrain", "scene_mjx_feetonly_flat_terrain.xml"),
         _berkeley_task("BerkeleyHumanoidJoystickRoughTerrain", "scene_mjx_feetonly_rough_terrain.xml"),
+        # MuJoCo Playground's Booster T1: four spheres under each foot collide
+        _t1_task("T1JoystickFlatTerrain", "scene_mjx_feetonly_flat_terrain.xml"),
+        _t1_task("T1JoystickRoughTerrain", "scene_mjx_feetonly_rough_terrain.xml"),
         TaskSpec(
             name="Swimmer",
             xml_file="swimmer.xml",

@@ -6,12 +6,10 @@
 // action_scale about home.
 #pragma once
 
-#include "tasks/floor_contact.h"
-#include "tasks/task.h"
+#include "tasks/humanoid_joystick.h"
 #include "tasks/task_params.h"
 
 #include <array>
-#include <vector>
 
 namespace joltgym {
 
@@ -119,54 +117,19 @@ struct BerkeleyHumanoidJoystickParams {
   }
 };
 
-class BerkeleyHumanoidJoystickTask final : public Task {
+class BerkeleyHumanoidJoystickTask final : public HumanoidJoystickTask {
  public:
   static constexpr int kJoints = 12;
-  static constexpr int kFeet = 2;
-  static constexpr int kStateDim = 52;
-  static constexpr int kPrivilegedDim = 114;
-  static constexpr int kRewardTerms = 21;
 
   BerkeleyHumanoidJoystickTask(const CompiledModel& model, const BerkeleyHumanoidJoystickParams& params);
 
-  void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override;
-  void ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const override;
-  void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override;
-
  private:
-  enum Memory : int {
-    kCommand = 0,           // 3
-    kStep = 3,              // steps since the command was drawn
-    kPushStep = 4,
-    kPushInterval = 5,      // steps between pushes
-    kPhase = 6,             // 2: each foot's gait phase
-    kPhaseDt = 8,
-    kLastAction = 9,        // 12
-    kAirTime = 21,          // 2
-    kLastContact = 23,      // 2
-    kSwingPeak = 25,        // 2
-    // What the next observation shows: the step's values before its bookkeeping, as EnvPool's.
-    kObservedCommand = 27,  // 3
-    kObservedPhase = 30,    // 2
-    kObservedAction = 32,   // 12
-    kObservedAirTime = 44,  // 2
-    kMemorySize = 46,
-  };
-
-  void Actuate(Robot& robot, const float* action, TaskWorkspace& ws) const override;
-  StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const override;
-  void SampleCommand(Rng& rng, double* command) const;
+  void Terms(const Robot& robot, const float* action, const TaskWorkspace& ws, const StepState& step,
+             float* terms) const override;
 
   BerkeleyHumanoidJoystickParams params_;
-  std::vector<float> home_qpos_;
-  std::array<float, kJoints> default_pose_{}, soft_lower_{}, soft_upper_{}, noise_{};
-  std::array<int, 4> hips_{};   // left roll, left abduction, right roll, right abduction
+  std::array<int, 4> hips_{};  // left roll, left abduction, right roll, right abduction
   std::array<int, 2> knees_{};
-  int imu_ = -1;
-  std::array<int, kFeet> foot_sites_{};
-  std::vector<FloorContact> foot_floor_;
-  InfoSlot command_;
-  std::array<InfoSlot, kRewardTerms> reward_slots_{};
 };
 
 }  // namespace joltgym

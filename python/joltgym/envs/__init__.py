@@ -15,5 +15,6 @@ from joltgym.envs.inverted_pendulum import InvertedDoublePendulumEnv, InvertedPe
 from joltgym.envs.reacher import ReacherEnv
 from joltgym.envs.spot import SpotFlatTerrainJoystickEnv, SpotGetupEnv
 from joltgym.envs.swimmer import SwimmerEnv
+from joltgym.envs.t1 import T1JoystickFlatTerrainEnv, T1JoystickRoughTerrainEnv
 
-__all__ = ["AntEnv", "BarkourJoystickEnv", "BerkeleyHumanoidJoystickFlatTerrainEnv", "BerkeleyHumanoidJoystickRoughTerrainEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SpotFlatTerrainJoystickEnv", "SpotGetupEnv", "SwimmerEnv", "Walker2dEnv"]
+__all__ = ["AntEnv", "BarkourJoystickEnv", "BerkeleyHumanoidJoystickFlatTerrainEnv", "BerkeleyHumanoidJoystickRoughTerrainEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SpotFlatTerrainJoystickEnv", "SpotGetupEnv", "SwimmerEnv", "T1JoystickFlatTerrainEnv", "T1JoystickRoughTerrainEnv", "Walker2dEnv"]
