@@ -410,6 +410,17 @@ TASKS: dict[str, TaskSpec] = {
         # MuJoCo Playground's Booster T1: four spheres under each foot collide
         _t1_task("T1JoystickFlatTerrain", "scene_mjx_feetonly_flat_terrain.xml"),
         _t1_task("T1JoystickRoughTerrain", "scene_mjx_feetonly_rough_terrain.xml"),
+        # MuJoCo Playground's Apptronik Apollo (implicitfast): explicit pairs collide
+        TaskSpec(
+            name="ApolloJoystickFlatTerrain",
+            xml_file="apollo/scene_mjx_feetonly_flat_terrain.xml",
+            solver=_articulated(1, 2),
+            env_entry_point="joltgym.envs.apollo:ApolloJoystickFlatTerrainEnv",
+            max_episode_steps=1000,
+            camera={"distance": 3.0, "elevation": -15.0},
+            edit_model=_playground_timestep,
+            family="playground",
+        ),
         TaskSpec(
             name="Swimmer",
             xml_file="swimmer.xml",

@@ -1,6 +1,7 @@
 """Gymnasium environment classes: thin wrappers that give each native task v5's signature."""
 
 from joltgym.envs.ant import AntEnv
+from joltgym.envs.apollo import ApolloJoystickFlatTerrainEnv
 from joltgym.envs.barkour import BarkourJoystickEnv
 from joltgym.envs.berkeley_humanoid import (BerkeleyHumanoidJoystickFlatTerrainEnv,
                                              BerkeleyHumanoidJoystickRoughTerrainEnv)
@@ -17,4 +18,4 @@ from joltgym.envs.spot import SpotFlatTerrainJoystickEnv, SpotGetupEnv
 from joltgym.envs.swimmer import SwimmerEnv
 from joltgym.envs.t1 import T1JoystickFlatTerrainEnv, T1JoystickRoughTerrainEnv
 
-__all__ = ["AntEnv", "BarkourJoystickEnv", "BerkeleyHumanoidJoystickFlatTerrainEnv", "BerkeleyHumanoidJoystickRoughTerrainEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SpotFlatTerrainJoystickEnv", "SpotGetupEnv", "SwimmerEnv", "T1JoystickFlatTerrainEnv", "T1JoystickRoughTerrainEnv", "Walker2dEnv"]
+__all__ = ["AntEnv", "ApolloJoystickFlatTerrainEnv", "BarkourJoystickEnv", "BerkeleyHumanoidJoystickFlatTerrainEnv", "BerkeleyHumanoidJoystickRoughTerrainEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SpotFlatTerrainJoystickEnv", "SpotGetupEnv", "SwimmerEnv", "T1JoystickFlatTerrainEnv", "T1JoystickRoughTerrainEnv", "Walker2dEnv"]
