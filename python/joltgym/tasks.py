@@ -421,6 +421,17 @@ TASKS: dict[str, TaskSpec] = {
             edit_model=_playground_timestep,
             family="playground",
         ),
+        # MuJoCo Playground's Unitree H1: three spheres under each foot collide
+        TaskSpec(
+            name="H1JoystickGaitTracking",
+            xml_file="h1/scene_mjx_feetonly.xml",
+            solver=_articulated(1, 2),
+            env_entry_point="joltgym.envs.h1:H1JoystickGaitTrackingEnv",
+            max_episode_steps=1000,
+            camera={"distance": 3.0, "elevation": -15.0},
+            edit_model=_playground_timestep,
+            family="playground",
+        ),
         TaskSpec(
             name="Swimmer",
             xml_file="swimmer.xml",
