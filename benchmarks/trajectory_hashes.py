@@ -1,6 +1,6 @@
 """A fingerprint of every env's trajectories, to show that a change moves none of them.
 
-    python benchmarks/trajectory_hashes.py [--steps 200] [--out hashes.json] [--against hashes.json]
+    python benchmarks/trajectory_hashes.py [--steps 200] [--only NAME ...] [--out hashes.json] [--against hashes.json]
 
 For every single-agent task and each of its solver presets it steps the native vector env (16 envs,
 packed into shared worlds as the pool packs them, two threads) and a single env, and for every
@@ -122,7 +122,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--out", help="write the hashes here (JSON)")
     parser.add_argument("--against", help="compare with hashes written before; exit 1 on any difference")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="hash only these tasks or multi-agent ids")
     args = parser.parse_args()
+    wanted = (lambda name: name in args.only) if args.only else (lambda name: True)
 
     hashes: dict[str, str] = {}
 
@@ -131,13 +133,15 @@ def main() -> None:
         print(f"{key:<58} {value}", flush=True)
 
     for name, spec in TASKS.items():
+        if not wanted(name):
+            continue
         for preset, solver in presets(spec).items():
             record(f"{name} vector {preset}", vector_run(name, args.steps, solver=solver))
             record(f"{name} single {preset}", single_run(name, args.steps, solver=solver))
-    for name in ("Hopper", "HalfCheetah", "Humanoid", "InvertedPendulum"):
+    for name in filter(wanted, ("Hopper", "HalfCheetah", "Humanoid", "InvertedPendulum")):
         for label, solver in reference_switches(TASKS[name]).items():
             record(f"{name} vector {label}", vector_run(name, args.steps // 4, solver=solver))
-    for env_id in joltgym.multi_agent_ids():
+    for env_id in filter(wanted, joltgym.multi_agent_ids()):
         record(f"{env_id} vector", multi_agent_vector_run(env_id, args.steps // 2))
         record(f"{env_id} parallel", parallel_run(env_id, args.steps // 2))
 

@@ -1,13 +1,12 @@
 // G1 joystick: MuJoCo Playground's Unitree G1 humanoid follows a commanded forward, sideways and
 // turning velocity with a periodic gait, with EnvPool 1.2.5's conventions (G1JoystickFlatTerrain-v1,
-// G1JoystickRoughTerrain-v1): its dict observation, 24 reward terms and scales, command sampling,
-// pushes, gait phase and termination. Each action moves the 29 PD targets by action_scale about the
-// "knees_bent" pose.
+// G1JoystickRoughTerrain-v1): the humanoid joystick scheme (tasks/humanoid_joystick.h) on the pelvis's
+// IMU with G1's 24 reward terms (summed times ctrl_dt, not clipped) and termination. Each action moves
+// the 29 PD targets by action_scale about the "knees_bent" pose.
 #pragma once
 
-#include "tasks/floor_contact.h"
 #include "tasks/geom_contact.h"
-#include "tasks/task.h"
+#include "tasks/humanoid_joystick.h"
 #include "tasks/task_params.h"
 
 #include <array>
@@ -121,61 +120,26 @@ struct G1JoystickParams {
   }
 };
 
-class G1JoystickTask final : public Task {
+class G1JoystickTask final : public HumanoidJoystickTask {
  public:
   static constexpr int kJoints = 29;
-  static constexpr int kFeet = 2;
-  static constexpr int kStateDim = 103;
-  static constexpr int kPrivilegedDim = 216;
-  static constexpr int kRewardTerms = 24;
 
   G1JoystickTask(const CompiledModel& model, const G1JoystickParams& params);
 
-  void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override;
-  void ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const override;
-  void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override;
-
  private:
-  // Where each piece of the episode's memory sits in TaskWorkspace::memory.
-  enum Memory : int {
-    kCommand = 0,                 // 3
-    kStep = 3,                    // steps since the command was drawn (EnvPool's step_)
-    kPushStep = 4,
-    kPushInterval = 5,            // steps between pushes
-    kPhase = 6,                   // 2: each foot's gait phase
-    kPhaseDt = 8,
-    kLastAction = 9,              // 29: the previous action
-    kAirTime = 38,                // 2
-    kLastContact = 40,            // 2
-    kSwingPeak = 42,              // 2
-    kVelocityBefore = 44,         // 29: the joints' velocities before the step's physics
-    // What the next observation shows: the step's values before its bookkeeping, as EnvPool's.
-    kObservedCommand = 73,        // 3
-    kObservedPhase = 76,          // 2
-    kObservedAction = 78,         // 29
-    kObservedAirTime = 107,       // 2
-    kMemorySize = 109,
-  };
-
-  void BeforePhysics(const Robot& robot, TaskWorkspace& ws) const override;
-  void Actuate(Robot& robot, const float* action, TaskWorkspace& ws) const override;
-  StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const override;
-  void SampleCommand(Rng& rng, double* command) const;
+  void Terms(const Robot& robot, const float* action, const TaskWorkspace& ws, const StepState& step,
+             float* terms) const override;
+  // The torso turned over, a foot on the other foot or shin, or a state that is not finite.
+  bool Terminated(const Robot& robot, const TaskWorkspace& ws) const override;
   float FootForceZ(const Robot& robot, int foot) const;
 
   G1JoystickParams params_;
-  std::vector<float> home_qpos_;
-  std::array<float, kJoints> default_pose_{}, soft_lower_{}, soft_upper_{};
   std::array<int, 4> hips_{};   // left roll, left yaw, right roll, right yaw
   std::array<int, 2> knees_{};
-  int pelvis_imu_ = -1, torso_imu_ = -1;
-  std::array<int, kFeet> foot_sites_{};
+  int torso_imu_ = -1;
   std::array<int, kFeet> foot_mj_bodies_{};
-  std::vector<FloorContact> foot_floor_;
-  std::vector<GeomContact> feet_crossed_;   // end the episode
+  std::vector<GeomContact> feet_crossed_;     // end the episode
   std::vector<GeomContact> hands_on_thighs_;  // the collision term
-  InfoSlot command_;
-  std::array<InfoSlot, kRewardTerms> reward_slots_{};
 };
 
 }  // namespace joltgym

@@ -24,7 +24,7 @@ HumanoidJoystickTask::HumanoidJoystickTask(const CompiledModel& model, const Hum
                                 " actuated hinges (nq " + std::to_string(7 + n) + ", nu " + std::to_string(n) +
                                 "); model '" + desc.name + "' has nq " + std::to_string(model.nq()) + ", nu " +
                                 std::to_string(model.nu()));
-  home_qpos_ = model.FindKeyframe("home", setup.task).qpos;
+  home_qpos_ = model.FindKeyframe(setup.keyframe, setup.task).qpos;
   for (int i = 0; i < n; ++i) {
     default_pose_.push_back(home_qpos_[size_t(7 + i)]);
     const JointDesc& joint = desc.joints[size_t(i + 1)];
@@ -208,7 +208,7 @@ StepOutcome HumanoidJoystickTask::Score(Robot& robot, const float* action, TaskW
   if (memory[kStep] > 500.0) SampleCommand(rng, memory + kCommand);
   if (step.terminated || memory[kStep] > 500.0) memory[kStep] = 0.0;
   std::copy(memory + kCommand, memory + kCommand + 3, info.Values(command_));
-  return {std::clamp(total * h, 0.0f, 10000.0f), step.terminated};
+  return {setup_.clip_reward ? std::clamp(total * h, 0.0f, 10000.0f) : total * h, step.terminated};
 }
 
 }  // namespace joltgym

@@ -1,4 +1,4 @@
-// What EnvPool's ports of Playground's humanoid joystick tasks (Berkeley Humanoid, T1) share: the
+// What EnvPool's ports of Playground's humanoid joystick tasks (G1, Berkeley Humanoid, T1) share: the
 // reset (scattered on the floor, joints scaled by U(0.5, 1.5)), the gait phase of the two feet, the
 // pushes, the dict observation ("state": noisy IMU, command, joints less home, joint velocities,
 // previous action, phase; "privileged_state": that, then the true sensors, height, actuator forces,
@@ -20,11 +20,13 @@ struct HumanoidJoystickSetup {
   std::string task;                 // names the task in errors
   std::string robot;
   int joints = 0;
-  std::string imu = "imu";
+  std::string keyframe = "home";   // the default pose
+  std::string imu = "imu";         // the observation's
   std::array<std::string, 2> foot_sites;
   std::array<std::vector<std::string>, 2> foot_geoms;  // a foot touches when any of its geoms does
   float gait_hz_min = 1.25f, gait_hz_max = 1.5f;
   bool phase_rests_without_command = false;  // the phase held at pi while the command is zero (T1)
+  bool clip_reward = true;                   // the reward clipped to [0, 10000] (all but G1's)
 };
 
 // The config fields the shared parts read, copied from the task's own parameters.
