@@ -144,3 +144,16 @@ def test_bad_parameters_and_draws_are_named():
         gym.make("joltgym/HalfCheetah-v0", randomize="fancy")
     with pytest.raises(ValueError, match=r"actuator_kp: actuator 'bthigh' is not a position actuator"):
         gym.make("joltgym/HalfCheetah-v0").unwrapped.set_physics("actuator_kp", np.full(6, 2.0))
+
+
+@pytest.mark.parametrize("task", sorted(name for name, spec in TASKS.items() if "playground" in spec.randomizations))
+def test_playgrounds_qpos0_jitter_would_change_nothing(task):
+    # Playground also jitters qpos0, which MuJoCo reads only for joint stiffness, tendons, equality
+    # constraints and mj_resetData; these models have none of the first three and every reset sets
+    # qpos itself, so joltgym's "playground" draws leave it out.
+    import mujoco
+
+    from joltgym.model import resolve_model_path
+
+    m = mujoco.MjModel.from_xml_path(str(resolve_model_path(TASKS[task].xml_file)))
+    assert np.all(m.jnt_stiffness == 0.0) and m.ntendon == 0 and m.neq == 0
