@@ -249,6 +249,20 @@ def _t1_task(name: str, scene: str) -> "TaskSpec":
     )
 
 
+def _h1_task(name: str) -> "TaskSpec":
+    """An H1 task of EnvPool's Playground ports (Playground's feet-only H1 scene)."""
+    return TaskSpec(
+        name=name,
+        xml_file="h1/scene_mjx_feetonly.xml",
+        solver=_articulated(1, 2),
+        env_entry_point=f"joltgym.envs.h1:{name}Env",
+        max_episode_steps=1000,
+        camera={"distance": 3.0, "elevation": -15.0},
+        edit_model=_playground_timestep,
+        family="playground",
+    )
+
+
 def _spot_task(name: str, scene: str, max_episode_steps: int) -> "TaskSpec":
     """A Spot task of EnvPool's Playground ports on Playground's Spot scene ``scene``."""
     return TaskSpec(
@@ -422,16 +436,8 @@ TASKS: dict[str, TaskSpec] = {
             family="playground",
         ),
         # MuJoCo Playground's Unitree H1: three spheres under each foot collide
-        TaskSpec(
-            name="H1JoystickGaitTracking",
-            xml_file="h1/scene_mjx_feetonly.xml",
-            solver=_articulated(1, 2),
-            env_entry_point="joltgym.envs.h1:H1JoystickGaitTrackingEnv",
-            max_episode_steps=1000,
-            camera={"distance": 3.0, "elevation": -15.0},
-            edit_model=_playground_timestep,
-            family="playground",
-        ),
+        _h1_task("H1JoystickGaitTracking"),
+        _h1_task("H1InplaceGaitTracking"),
         TaskSpec(
             name="Swimmer",
             xml_file="swimmer.xml",

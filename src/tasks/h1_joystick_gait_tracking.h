@@ -1,10 +1,11 @@
-// H1 gait tracking: MuJoCo Playground's Unitree H1 humanoid (19 joints) steps at a commanded gait
-// frequency and swing height while following a commanded velocity, with EnvPool 1.2.5's conventions
-// (H1JoystickGaitTracking-v1): a flat observation (113: noisy IMU, joints, previous action, command,
-// joint velocities and errors, feet contacts, gait phase, frequency and swing height), 11 reward
-// terms, a command redrawn every 500 steps. Each action moves the PD targets, which start at zero,
-// by action_scale, clipped to the control ranges; a joint leaving its control range or (with
-// early_termination) the torso tilting past ~32 degrees ends the episode.
+// H1 gait tracking: MuJoCo Playground's Unitree H1 humanoid (19 joints) steps at a drawn gait
+// frequency and swing height, with EnvPool 1.2.5's conventions. H1JoystickGaitTracking-v1 also follows
+// a commanded velocity: a flat observation (113: noisy IMU, joints, previous action, command, the
+// joints' velocities and errors, feet contacts, gait phase, frequency and swing height), actions
+// that move PD targets starting at zero by action_scale. H1InplaceGaitTracking-v1 steps in place:
+// no command, the last 3 frames of joint velocities and errors (186), targets at home plus
+// action_scale x a. Targets are clipped to the control ranges; a joint leaving its control range or
+// (with early_termination) the torso tilting past ~32 degrees ends the episode.
 #pragma once
 
 #include "tasks/floor_contact.h"
@@ -16,7 +17,7 @@
 
 namespace joltgym {
 
-// EnvPool's config fields of the task, with their defaults.
+// EnvPool's config fields of the tasks, with H1JoystickGaitTracking-v1's defaults.
 struct H1JoystickGaitTrackingParams {
   float ctrl_dt = 0.02f;
   float sim_dt = 0.004f;
@@ -94,22 +95,36 @@ struct H1JoystickGaitTrackingParams {
   }
 };
 
-class H1JoystickGaitTrackingTask final : public Task {
+// H1InplaceGaitTracking-v1's defaults over the joystick's.
+struct H1InplaceGaitTrackingParams : H1JoystickGaitTrackingParams {
+  H1InplaceGaitTrackingParams() {
+    action_scale = 0.6f;
+    history_len = 3;
+    obs_noise_level = 1.0f;
+    feet_phase_scale = 2.0f;
+    pose_scale = -0.5f;
+    gait_frequency_max = 4.0f;
+    gait_count = 2;
+  }
+};
+
+class H1GaitTrackingTask : public Task {
  public:
   static constexpr int kJoints = 19;
   static constexpr int kFeet = 2;
-  static constexpr int kStateDim = 113;
   static constexpr int kRewardTerms = 11;
-
-  H1JoystickGaitTrackingTask(const CompiledModel& model, const H1JoystickGaitTrackingParams& params);
 
   void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override;
   void ResetInfo(const Robot& robot, TaskWorkspace& ws, InfoRow info) const override;
   void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override;
 
+ protected:
+  // inplace: H1InplaceGaitTracking's task, else the joystick's.
+  H1GaitTrackingTask(const CompiledModel& model, const H1JoystickGaitTrackingParams& params, bool inplace);
+
  private:
   enum Memory : int {
-    kCommand = 0,           // 3
+    kCommand = 0,           // 3 (zero in place)
     kStep = 3,              // steps since the command was drawn
     kObservationPending = 4,
     kGaitFrequency = 5,
@@ -119,14 +134,11 @@ class H1JoystickGaitTrackingTask final : public Task {
     kPhaseDt = 10,
     kLastAction = 11,       // 19
     kLastLastAction = 30,   // 19
-    kTargets = 49,          // 19: the PD targets, zero at reset
-    kVelocityHistory = 68,  // 19: the joints' velocities at the last observation
-    kErrorHistory = 87,     // 19: the joints less their targets at the last observation
-    kAirTime = 106,         // 2
-    kLastContact = 108,     // 2
-    kSwingPeak = 110,       // 2
-    kObservation = 112,     // kStateDim
-    kMemorySize = 112 + kStateDim,
+    kTargets = 49,          // 19: the PD targets
+    kAirTime = 68,          // 2
+    kLastContact = 70,      // 2
+    kSwingPeak = 72,        // 2
+    kObservation = 74,      // the observation, whose history blocks roll in place
   };
 
   void Actuate(Robot& robot, const float* action, TaskWorkspace& ws) const override;
@@ -134,8 +146,12 @@ class H1JoystickGaitTrackingTask final : public Task {
   bool Touching(const Robot& robot, int foot) const;
   void UpdateObservation(const Robot& robot, TaskWorkspace& ws, const std::array<bool, kFeet>& contact) const;
   void SampleCommand(Rng& rng, double* command) const;
+  float PoseCost(const TaskWorkspace& ws) const;
+  float FeetPhase(const std::array<float, kFeet>& foot_z, const double* memory, float denominator) const;
 
   H1JoystickGaitTrackingParams params_;
+  bool inplace_;
+  int history_, base_dim_, state_dim_;
   std::vector<float> home_qpos_;
   std::array<float, kJoints> default_pose_{}, lower_{}, upper_{};
   int imu_ = -1;
@@ -143,6 +159,18 @@ class H1JoystickGaitTrackingTask final : public Task {
   std::array<std::vector<FloorContact>, kFeet> foot_floor_;  // three spheres under each foot
   InfoSlot command_;
   std::array<InfoSlot, kRewardTerms> reward_slots_{};
+};
+
+class H1JoystickGaitTrackingTask final : public H1GaitTrackingTask {
+ public:
+  H1JoystickGaitTrackingTask(const CompiledModel& model, const H1JoystickGaitTrackingParams& params)
+      : H1GaitTrackingTask(model, params, false) {}
+};
+
+class H1InplaceGaitTrackingTask final : public H1GaitTrackingTask {
+ public:
+  H1InplaceGaitTrackingTask(const CompiledModel& model, const H1InplaceGaitTrackingParams& params)
+      : H1GaitTrackingTask(model, params, true) {}
 };
 
 }  // namespace joltgym

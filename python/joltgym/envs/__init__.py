@@ -8,7 +8,7 @@ from joltgym.envs.berkeley_humanoid import (BerkeleyHumanoidJoystickFlatTerrainE
 from joltgym.envs.g1 import G1JoystickFlatTerrainEnv, G1JoystickRoughTerrainEnv
 from joltgym.envs.go1 import (Go1FootstandEnv, Go1GetupEnv, Go1HandstandEnv, Go1JoystickFlatTerrainEnv,
                               Go1JoystickRoughTerrainEnv)
-from joltgym.envs.h1 import H1JoystickGaitTrackingEnv
+from joltgym.envs.h1 import H1InplaceGaitTrackingEnv, H1JoystickGaitTrackingEnv
 from joltgym.envs.half_cheetah import HalfCheetahEnv
 from joltgym.envs.hopper import HopperEnv, Walker2dEnv
 from joltgym.envs.humanoid import HumanoidEnv, HumanoidStandupEnv
@@ -19,4 +19,4 @@ from joltgym.envs.spot import SpotFlatTerrainJoystickEnv, SpotGetupEnv
 from joltgym.envs.swimmer import SwimmerEnv
 from joltgym.envs.t1 import T1JoystickFlatTerrainEnv, T1JoystickRoughTerrainEnv
 
-__all__ = ["AntEnv", "ApolloJoystickFlatTerrainEnv", "BarkourJoystickEnv", "BerkeleyHumanoidJoystickFlatTerrainEnv", "BerkeleyHumanoidJoystickRoughTerrainEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "H1JoystickGaitTrackingEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SpotFlatTerrainJoystickEnv", "SpotGetupEnv", "SwimmerEnv", "T1JoystickFlatTerrainEnv", "T1JoystickRoughTerrainEnv", "Walker2dEnv"]
+__all__ = ["AntEnv", "ApolloJoystickFlatTerrainEnv", "BarkourJoystickEnv", "BerkeleyHumanoidJoystickFlatTerrainEnv", "BerkeleyHumanoidJoystickRoughTerrainEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "H1InplaceGaitTrackingEnv", "H1JoystickGaitTrackingEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SpotFlatTerrainJoystickEnv", "SpotGetupEnv", "SwimmerEnv", "T1JoystickFlatTerrainEnv", "T1JoystickRoughTerrainEnv", "Walker2dEnv"]
