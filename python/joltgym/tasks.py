@@ -418,6 +418,7 @@ TASKS: dict[str, TaskSpec] = {
         # MuJoCo Playground's Boston Dynamics Spot: feet only collide when it walks, every geom when it gets up
         _spot_task("SpotFlatTerrainJoystick", "scene_mjx_feetonly_flat_terrain.xml", 1000),
         _spot_task("SpotGetup", "scene_mjx_flat_terrain.xml", 300),
+        _spot_task("SpotJoystickGaitTracking", "scene_mjx_feetonly_flat_terrain.xml", 1000),
         # MuJoCo Playground's Berkeley Humanoid: its feet only collide
         _berkeley_task("BerkeleyHumanoidJoystickFlatTerrain", "scene_mjx_feetonly_flat_terrain.xml"),
         _berkeley_task("BerkeleyHumanoidJoystickRoughTerrain", "scene_mjx_feetonly_rough_terrain.xml"),

@@ -1,4 +1,5 @@
-// EnvPool 1.2.5's config of its Spot ports (SpotFlatTerrainJoystick-v1, SpotGetup-v1): one set of
+// EnvPool 1.2.5's config of its Spot ports (SpotFlatTerrainJoystick-v1, SpotGetup-v1,
+// SpotJoystickGaitTracking-v1): one set of
 // fields for every Spot task, each task with its own defaults.
 #pragma once
 
@@ -147,6 +148,23 @@ struct SpotGetupParams : SpotParams {
     action_rate_scale = 0.0f;
     torso_height_scale = 1.0f;
     stand_still_scale = 1.0f;
+  }
+};
+
+// SpotJoystickGaitTracking-v1's defaults over the joystick's.
+struct SpotGaitParams : SpotParams {
+  SpotGaitParams() {
+    kp = 400.0f;
+    kd = 10.0f;
+    action_scale = 0.6f;
+    tracking_lin_vel_scale = 0.5f;
+    tracking_ang_vel_scale = 0.5f;
+    lin_vel_z_scale = -0.5f;
+    ang_vel_xy_scale = -0.5f;
+    feet_phase_scale = 2.0f;
+    hip_splay_scale = -0.5f;
+    lin_vel_y_min = -0.5f;
+    lin_vel_y_max = 0.5f;
   }
 };
 

@@ -15,8 +15,8 @@ from joltgym.envs.humanoid import HumanoidEnv, HumanoidStandupEnv
 from joltgym.envs.op3 import Op3JoystickEnv
 from joltgym.envs.inverted_pendulum import InvertedDoublePendulumEnv, InvertedPendulumEnv
 from joltgym.envs.reacher import ReacherEnv
-from joltgym.envs.spot import SpotFlatTerrainJoystickEnv, SpotGetupEnv
+from joltgym.envs.spot import SpotFlatTerrainJoystickEnv, SpotGetupEnv, SpotJoystickGaitTrackingEnv
 from joltgym.envs.swimmer import SwimmerEnv
 from joltgym.envs.t1 import T1JoystickFlatTerrainEnv, T1JoystickRoughTerrainEnv
 
-__all__ = ["AntEnv", "ApolloJoystickFlatTerrainEnv", "BarkourJoystickEnv", "BerkeleyHumanoidJoystickFlatTerrainEnv", "BerkeleyHumanoidJoystickRoughTerrainEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "H1InplaceGaitTrackingEnv", "H1JoystickGaitTrackingEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SpotFlatTerrainJoystickEnv", "SpotGetupEnv", "SwimmerEnv", "T1JoystickFlatTerrainEnv", "T1JoystickRoughTerrainEnv", "Walker2dEnv"]
+__all__ = ["AntEnv", "ApolloJoystickFlatTerrainEnv", "BarkourJoystickEnv", "BerkeleyHumanoidJoystickFlatTerrainEnv", "BerkeleyHumanoidJoystickRoughTerrainEnv", "G1JoystickFlatTerrainEnv", "G1JoystickRoughTerrainEnv", "Go1FootstandEnv", "Go1GetupEnv", "Go1HandstandEnv", "Go1JoystickFlatTerrainEnv", "Go1JoystickRoughTerrainEnv", "H1InplaceGaitTrackingEnv", "H1JoystickGaitTrackingEnv", "HalfCheetahEnv", "HopperEnv", "HumanoidEnv", "HumanoidStandupEnv", "InvertedDoublePendulumEnv", "InvertedPendulumEnv", "Op3JoystickEnv", "ReacherEnv", "SpotFlatTerrainJoystickEnv", "SpotGetupEnv", "SpotJoystickGaitTrackingEnv", "SwimmerEnv", "T1JoystickFlatTerrainEnv", "T1JoystickRoughTerrainEnv", "Walker2dEnv"]

@@ -1,5 +1,5 @@
 """MuJoCo Playground's Boston Dynamics Spot with EnvPool 1.2.5's conventions:
-joltgym/SpotFlatTerrainJoystick-v0 and SpotGetup-v0."""
+joltgym/SpotFlatTerrainJoystick-v0, SpotGetup-v0 and SpotJoystickGaitTracking-v0."""
 
 from joltgym.envs.base import task_env, vector_env_factory
 
@@ -29,3 +29,16 @@ SpotGetupEnv = task_env(
     control range ends the episode, else 300 steps do.""",
 )
 SpotGetupVectorEnv = vector_env_factory("SpotGetup")
+
+SpotJoystickGaitTrackingEnv = task_env(
+    "SpotJoystickGaitTracking",
+    __name__,
+    """Follow a commanded velocity with a drawn gait (trot, walk, pace, bound or pronk), frequency and
+    swing height with Playground's Spot, as EnvPool's ``SpotJoystickGaitTracking-v1``: a flat
+    observation (69: noisy IMU and joints, the last 3 frames of joint errors, the feet's contacts,
+    each foot's phase as cos and sin, the gait's frequency, index and swing height); actions in
+    [-1, 1] moving the 12 PD targets by ``action_scale`` about home; the reward the tracking and phase
+    terms times exp(0.2 x (body motion and hip splay costs)); the command redrawn every 200 steps;
+    episodes end when the body tilts past ~32 degrees, else after 1000 steps.""",
+)
+SpotJoystickGaitTrackingVectorEnv = vector_env_factory("SpotJoystickGaitTracking")
