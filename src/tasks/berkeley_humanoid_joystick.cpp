@@ -37,6 +37,7 @@ HumanoidJoystickSetup Setup() {
   setup.joints = BerkeleyHumanoidJoystickTask::kJoints;
   setup.foot_sites = {"l_foot", "r_foot"};
   setup.foot_geoms = {std::vector<std::string>{"l_foot1"}, std::vector<std::string>{"r_foot1"}};
+  for (int i = 0; i < BerkeleyHumanoidJoystickTask::kJoints; ++i) setup.pose_weights.push_back(kPoseWeights[i % 6]);
   return setup;
 }
 
@@ -59,38 +60,13 @@ BerkeleyHumanoidJoystickTask::BerkeleyHumanoidJoystickTask(const CompiledModel& 
   knees_ = {joint("LL_KFE"), joint("LR_KFE")};
 }
 
-void BerkeleyHumanoidJoystickTask::Terms(const Robot& robot, const float* action, const TaskWorkspace& ws,
+void BerkeleyHumanoidJoystickTask::Terms(const Robot& robot, const float* /*action*/, const TaskWorkspace& ws,
                                          const StepState& step, float* terms) const {
   const JPH::Vec3 linvel = sensors::Velocimeter(robot, imu()), gyro = sensors::Gyro(robot, imu());
   const JPH::Vec3 global_linvel = sensors::FrameLinVel(robot, imu()), global_angvel = sensors::FrameAngVel(robot, imu());
   const JPH::Vec3 up = sensors::FrameZAxis(robot, imu());
   const JPH::Vec3& command = step.command;
   const float command_norm = command.Length();
-  float torques = 0.0f, energy = 0.0f, action_rate = 0.0f, stand_still = 0.0f, limits = 0.0f, pose = 0.0f;
-  const std::vector<float>& force = robot.actuator_forces();
-  for (int i = 0; i < kJoints; ++i) {
-    const float q = ws.qpos[size_t(7 + i)], qvel = ws.qvel[size_t(6 + i)], delta = q - default_pose(i);
-    torques += std::fabs(force[size_t(i)]);
-    energy += std::fabs(qvel) * std::fabs(force[size_t(i)]);
-    action_rate += Square(action[i] - float(step.last_action[i]));
-    stand_still += std::fabs(delta);
-    limits += std::max(soft_lower(i) - q, 0.0f) + std::max(q - soft_upper(i), 0.0f);
-    pose += Square(delta) * kPoseWeights[i % 6];
-  }
-  float clearance = 0.0f, feet_height = 0.0f, phase_error = 0.0f, air_time = 0.0f;
-  int contacts = 0;
-  for (int f = 0; f < kFeet; ++f) {
-    const JPH::Vec3 v = sensors::FrameLinVel(robot, foot_site(f));
-    const float z = step.foot_z[size_t(f)];
-    clearance += std::fabs(z - params_.max_foot_height) * std::sqrt(std::sqrt(v[0] * v[0] + v[1] * v[1]));
-    if (step.first_contact[size_t(f)]) {
-      feet_height += Square(step.swing_peak[size_t(f)] / params_.max_foot_height - 1.0f);
-      air_time += std::min(step.air_time[size_t(f)] - 0.2f, 0.3f);
-    }
-    phase_error += Square(z - playground::FootPhaseTarget(step.phase[size_t(f)], params_.max_foot_height));
-    contacts += step.contact[size_t(f)] ? 1 : 0;
-  }
-  if (command_norm <= 0.1f) air_time = 0.0f;
   float hip_deviation = 0.0f, knee_deviation = 0.0f;
   if (std::fabs(command[1]) > 0.1f)
     for (int k : hips_) hip_deviation += std::fabs(ws.qpos[size_t(7 + k)] - default_pose(k));
@@ -104,21 +80,21 @@ void BerkeleyHumanoidJoystickTask::Terms(const Robot& robot, const float* action
       (Square(global_angvel[0]) + Square(global_angvel[1])) * params_.ang_vel_xy_scale,
       (Square(up[0]) + Square(up[1])) * params_.orientation_scale,
       Square(ws.qpos[2] - params_.base_height_target) * params_.base_height_scale,
-      torques * params_.torques_scale,
-      action_rate * params_.action_rate_scale,
-      energy * params_.energy_scale,
-      clearance * params_.feet_clearance_scale,
-      air_time * params_.feet_air_time_scale,
-      std::sqrt(Square(global_linvel[0]) + Square(global_linvel[1])) * float(contacts) * params_.feet_slip_scale,
-      feet_height * params_.feet_height_scale,
-      std::exp(-phase_error / 0.01f) * params_.feet_phase_scale,
-      (command_norm < 0.1f ? stand_still : 0.0f) * params_.stand_still_scale,
+      step.torques * params_.torques_scale,
+      step.action_rate * params_.action_rate_scale,
+      step.energy * params_.energy_scale,
+      step.clearance * params_.feet_clearance_scale,
+      (command_norm > 0.1f ? step.air_time : 0.0f) * params_.feet_air_time_scale,
+      std::sqrt(Square(global_linvel[0]) + Square(global_linvel[1])) * float(step.contacts) * params_.feet_slip_scale,
+      step.feet_height * params_.feet_height_scale,
+      std::exp(-step.phase_error / 0.01f) * params_.feet_phase_scale,
+      (command_norm < 0.1f ? step.deviation : 0.0f) * params_.stand_still_scale,
       params_.alive_scale,
       (step.terminated ? 1.0f : 0.0f) * params_.termination_scale,
       knee_deviation * params_.joint_deviation_knee_scale,
       hip_deviation * params_.joint_deviation_hip_scale,
-      limits * params_.dof_pos_limits_scale,
-      pose * params_.pose_scale,
+      step.limits * params_.dof_pos_limits_scale,
+      step.pose * params_.pose_scale,
   };
   std::copy(values, values + kRewardTerms, terms);
 }

@@ -86,9 +86,8 @@ bool G1JoystickTask::Terminated(const Robot& robot, const TaskWorkspace& ws) con
   return sensors::FrameZAxis(robot, torso_imu_).GetZ() < 0.0f || crossed || !finite;
 }
 
-void G1JoystickTask::Terms(const Robot& robot, const float* action, const TaskWorkspace& ws, const StepState& step,
+void G1JoystickTask::Terms(const Robot& robot, const float* /*action*/, const TaskWorkspace& ws, const StepState& step,
                            float* terms) const {
-  const float h = dt();
   const JPH::Vec3& command = step.command;
   const JPH::Vec3 linvel = sensors::Velocimeter(robot, imu());
   const JPH::Vec3 gyro = sensors::Gyro(robot, imu());
@@ -98,34 +97,8 @@ void G1JoystickTask::Terms(const Robot& robot, const float* action, const TaskWo
   const JPH::Vec3 torso_angvel = sensors::FrameAngVel(robot, torso_imu_);
   const JPH::Vec3 torso_up = sensors::FrameZAxis(robot, torso_imu_);
   const float command_norm = command.Length();
-
-  float torques = 0.0f, energy = 0.0f, dof_acc = 0.0f, action_rate = 0.0f, stand_still = 0.0f, limits = 0.0f, pose = 0.0f;
-  const std::vector<float>& force = robot.actuator_forces();
-  for (int i = 0; i < kJoints; ++i) {
-    const float q = ws.qpos[size_t(7 + i)], qvel = ws.qvel[size_t(6 + i)];
-    torques += std::fabs(force[size_t(i)]);
-    energy += std::fabs(qvel) * std::fabs(force[size_t(i)]);
-    // The step's mean joint acceleration, where MuJoCo's qacc is the new state's instantaneous one.
-    dof_acc += Square((qvel - float(step.velocity_before[i])) / h);
-    action_rate += Square(action[i] - float(step.last_action[i]));
-    stand_still += std::fabs(q - default_pose(i));
-    limits += std::max(soft_lower(i) - q, 0.0f) + std::max(q - soft_upper(i), 0.0f);
-    pose += Square(q - default_pose(i));
-  }
-  float clearance = 0.0f, feet_height = 0.0f, phase_error = 0.0f, air_time = 0.0f, contact_force = 0.0f;
-  int contacts = 0;
-  for (int f = 0; f < kFeet; ++f) {
-    const JPH::Vec3 v = sensors::FrameLinVel(robot, foot_site(f));
-    const float z = step.foot_z[size_t(f)];
-    clearance += std::fabs(z - params_.max_foot_height) * std::sqrt(std::sqrt(v[0] * v[0] + v[1] * v[1]));
-    if (step.first_contact[size_t(f)]) {
-      feet_height += Square(step.swing_peak[size_t(f)] / params_.max_foot_height - 1.0f);
-      air_time += std::min(step.air_time[size_t(f)] - 0.2f, 0.3f);
-    }
-    phase_error += Square(z - playground::FootPhaseTarget(step.phase[size_t(f)], params_.max_foot_height));
-    contacts += step.contact[size_t(f)] ? 1 : 0;
-    contact_force += std::max(std::fabs(FootForceZ(robot, f)) - params_.max_contact_force, 0.0f);
-  }
+  float contact_force = 0.0f;
+  for (int f = 0; f < kFeet; ++f) contact_force += std::max(std::fabs(FootForceZ(robot, f)) - params_.max_contact_force, 0.0f);
   const float pelvis_speed = std::sqrt(Square(pelvis_linvel[0]) + Square(pelvis_linvel[1]));
   const bool phase_mask = pelvis_speed > 0.1f || std::fabs(pelvis_angvel[2]) > 0.1f || command_norm > 0.01f;
   bool collision = false;
@@ -145,24 +118,24 @@ void G1JoystickTask::Terms(const Robot& robot, const float* action, const TaskWo
       (Square(torso_angvel[0]) + Square(torso_angvel[1])) * params_.ang_vel_xy_scale,
       (Square(torso_up[0] - 0.073f) + Square(torso_up[1]) + Square(torso_up[2] - 1.0f)) * params_.orientation_scale,
       Square(ws.qpos[2] - params_.base_height_target) * params_.base_height_scale,
-      torques * params_.torques_scale,
-      action_rate * params_.action_rate_scale,
-      energy * params_.energy_scale,
-      dof_acc * params_.dof_acc_scale,
-      clearance * params_.feet_clearance_scale,
-      air_time * params_.feet_air_time_scale,
-      pelvis_speed * float(contacts) * params_.feet_slip_scale,
-      feet_height * params_.feet_height_scale,
-      std::exp(-phase_error / 0.01f) * (phase_mask ? 1.0f : 0.0f) * params_.feet_phase_scale,
-      (command_norm < 0.01f ? stand_still : 0.0f) * params_.stand_still_scale,
+      step.torques * params_.torques_scale,
+      step.action_rate * params_.action_rate_scale,
+      step.energy * params_.energy_scale,
+      step.dof_acc * params_.dof_acc_scale,
+      step.clearance * params_.feet_clearance_scale,
+      step.air_time * params_.feet_air_time_scale,
+      pelvis_speed * float(step.contacts) * params_.feet_slip_scale,
+      step.feet_height * params_.feet_height_scale,
+      std::exp(-step.phase_error / 0.01f) * (phase_mask ? 1.0f : 0.0f) * params_.feet_phase_scale,
+      (command_norm < 0.01f ? step.deviation : 0.0f) * params_.stand_still_scale,
       params_.alive_scale,
       (step.terminated ? 1.0f : 0.0f) * params_.termination_scale,
       (collision ? 1.0f : 0.0f) * params_.collision_scale,
       contact_force * params_.contact_force_scale,
       knee_deviation * params_.joint_deviation_knee_scale,
       hip_deviation * params_.joint_deviation_hip_scale * 4.0f,
-      limits * params_.dof_pos_limits_scale,
-      pose * params_.pose_scale,
+      step.limits * params_.dof_pos_limits_scale,
+      step.pose * params_.pose_scale,
   };
   std::copy(values, values + kRewardTerms, terms);
 }

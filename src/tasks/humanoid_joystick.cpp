@@ -18,6 +18,8 @@ HumanoidJoystickTask::HumanoidJoystickTask(const CompiledModel& model, const Hum
   const ModelDesc& desc = model.desc();
   const int n = setup.joints;
   if (reward_names.size() > size_t(kMaxRewardTerms)) throw std::logic_error(setup.task + ": too many reward terms");
+  if (!setup.pose_weights.empty() && int(setup.pose_weights.size()) != setup.joints)
+    throw std::logic_error(setup.task + ": one pose weight per joint");
   if (model.nq() != 7 + n || model.nv() != 6 + n || model.nu() != n || desc.joints.empty() ||
       desc.joints[0].type != JointType::Free)
     throw std::invalid_argument(setup.task + " needs " + setup.robot + "'s free root and " + std::to_string(n) +
@@ -174,14 +176,39 @@ StepOutcome HumanoidJoystickTask::Score(Robot& robot, const float* action, TaskW
     memory[kAirTime + f] += h;
     step.foot_z[size_t(f)] = float((robot.SitePosition(foot_sites_[size_t(f)]) - robot.origin()).GetZ());
     memory[kSwingPeak + f] = std::max(memory[kSwingPeak + f], double(step.foot_z[size_t(f)]));
-    step.air_time[size_t(f)] = float(memory[kAirTime + f]);
-    step.swing_peak[size_t(f)] = float(memory[kSwingPeak + f]);
-    step.phase[size_t(f)] = memory[kPhase + f];
   }
   step.last_action = memory + kLastAction;
-  step.velocity_before = memory + VelocityBefore();
   step.command = JPH::Vec3(float(memory[kCommand]), float(memory[kCommand + 1]), float(memory[kCommand + 2]));
   step.terminated = Terminated(robot, ws);
+  const std::vector<float>& force = robot.actuator_forces();
+  for (int i = 0; i < n; ++i) {
+    const float q = ws.qpos[size_t(7 + i)], qvel = ws.qvel[size_t(6 + i)], delta = q - default_pose_[size_t(i)];
+    const float torque = std::fabs(force[size_t(i)]);
+    step.torques += torque;
+    step.energy += std::fabs(qvel) * torque;
+    // The step's mean joint acceleration, where MuJoCo's qacc is the new state's instantaneous one.
+    const float acceleration = (qvel - float(memory[VelocityBefore() + i])) / h;
+    step.dof_acc += acceleration * acceleration;
+    const float change = action[i] - float(memory[kLastAction + i]);
+    step.action_rate += change * change;
+    step.deviation += std::fabs(delta);
+    step.limits += std::max(soft_lower_[size_t(i)] - q, 0.0f) + std::max(q - soft_upper_[size_t(i)], 0.0f);
+    step.pose += delta * delta * (setup_.pose_weights.empty() ? 1.0f : setup_.pose_weights[size_t(i)]);
+  }
+  const float max_height = common_.max_foot_height;
+  for (int f = 0; f < kFeet; ++f) {
+    const JPH::Vec3 v = sensors::FrameLinVel(robot, foot_sites_[size_t(f)]);
+    const float z = step.foot_z[size_t(f)];
+    step.clearance += std::fabs(z - max_height) * std::sqrt(std::sqrt(v[0] * v[0] + v[1] * v[1]));
+    if (step.first_contact[size_t(f)]) {
+      const float peak = float(memory[kSwingPeak + f]) / max_height - 1.0f;
+      step.feet_height += peak * peak;
+      step.air_time += std::min(float(memory[kAirTime + f]) - 0.2f, 0.3f);
+    }
+    const float error = z - playground::FootPhaseTarget(memory[kPhase + f], max_height);
+    step.phase_error += error * error;
+    step.contacts += step.contact[size_t(f)] ? 1 : 0;
+  }
 
   std::array<float, kMaxRewardTerms> terms{};
   Terms(robot, action, ws, step, terms.data());

@@ -27,11 +27,12 @@ struct HumanoidJoystickSetup {
   float gait_hz_min = 1.25f, gait_hz_max = 1.5f;
   bool phase_rests_without_command = false;  // the phase held at pi while the command is zero (T1)
   bool clip_reward = true;                   // the reward clipped to [0, 10000] (all but G1's)
+  std::vector<float> pose_weights;           // each joint's weight in the pose cost (default 1)
 };
 
 // The config fields the shared parts read, copied from the task's own parameters.
 struct HumanoidJoystickCommon {
-  float ctrl_dt, sim_dt, action_scale, soft_joint_pos_limit_factor;
+  float ctrl_dt, sim_dt, action_scale, soft_joint_pos_limit_factor, max_foot_height;
   float noise_level, noise_joint_vel, noise_gravity, noise_linvel, noise_gyro;
   bool push_enable;
   float push_interval_min, push_interval_max, push_magnitude_min, push_magnitude_max;
@@ -39,7 +40,8 @@ struct HumanoidJoystickCommon {
 
   template <class Params>
   static HumanoidJoystickCommon Of(const Params& p) {
-    return {p.ctrl_dt, p.sim_dt, p.action_scale, p.soft_joint_pos_limit_factor, p.noise_level, p.noise_joint_vel,
+    return {p.ctrl_dt, p.sim_dt, p.action_scale, p.soft_joint_pos_limit_factor, p.max_foot_height, p.noise_level,
+            p.noise_joint_vel,
             p.noise_gravity, p.noise_linvel, p.noise_gyro, p.push_enable, p.push_interval_min, p.push_interval_max,
             p.push_magnitude_min, p.push_magnitude_max, {p.lin_vel_x_min, p.lin_vel_y_min, p.ang_vel_yaw_min},
             {p.lin_vel_x_max, p.lin_vel_y_max, p.ang_vel_yaw_max}};
@@ -56,17 +58,26 @@ class HumanoidJoystickTask : public Task {
   void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const final;
 
  protected:
-  // What a step's reward terms read besides the robot: qpos and qvel are in ws.
+  // What a step's reward terms read besides the robot (qpos and qvel are in ws): the step's events
+  // and the sums the robots' terms share, unscaled.
   struct StepState {
     std::array<bool, kFeet> contact{}, first_contact{};
     std::array<float, kFeet> foot_z{};
-    std::array<float, kFeet> air_time{};    // this step's, before touchdowns clear it
-    std::array<float, kFeet> swing_peak{};
-    std::array<double, kFeet> phase{};
-    const double* last_action = nullptr;    // the previous step's action
-    const double* velocity_before = nullptr;  // the joints' velocities before the step's physics
+    const double* last_action = nullptr;  // the previous step's action
     JPH::Vec3 command;
     bool terminated = false;
+    int contacts = 0;            // feet touching the floor
+    float torques = 0.0f;        // sum |actuator force|
+    float energy = 0.0f;         // sum |joint velocity| |actuator force|
+    float dof_acc = 0.0f;        // sum of the joints' squared mean accelerations over the step
+    float action_rate = 0.0f;    // sum (a - last a)^2
+    float deviation = 0.0f;      // sum |q - default|
+    float limits = 0.0f;         // how far the joints are past their soft limits
+    float pose = 0.0f;           // sum weight (q - default)^2
+    float clearance = 0.0f;      // sum |foot z - max_foot_height| |foot speed|^(1/2)
+    float feet_height = 0.0f;    // at touchdowns, sum (swing peak / max_foot_height - 1)^2
+    float air_time = 0.0f;       // at touchdowns, sum min(air time - 0.2, 0.3)
+    float phase_error = 0.0f;    // sum (foot z - the gait's swing target)^2
   };
 
   // joint_noise: each joint's position noise scale; reward_names in EnvPool's order.

@@ -17,7 +17,6 @@ JOLTGYM_REGISTER_TASK("SpotJoystickGaitTracking", SpotGaitTask, SpotGaitParams);
 namespace {
 
 constexpr const char* kTask = "SpotJoystickGaitTracking";
-constexpr const char* kFootNames[SpotGaitTask::kFeet] = {"FL", "FR", "HL", "HR"};
 constexpr double kPi = playground::kPi;
 // Each gait's starting phase of the feet (FL, FR, HL, HR): trot, walk, pace, bound, pronk.
 constexpr double kGaitPhases[SpotGaitTask::kGaits][SpotGaitTask::kFeet] = {
@@ -29,29 +28,10 @@ float Square(float x) { return x * x; }
 }  // namespace
 
 SpotGaitTask::SpotGaitTask(const CompiledModel& model, const SpotGaitParams& params)
-    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params) {
-  const ModelDesc& desc = model.desc();
-  go1::CheckModel(model, params.kp, params.kd, kTask, "Spot");
-  if (params.history_len != kHistory)
-    throw std::invalid_argument(std::string(kTask) + ": history_len must be 3 (EnvPool's fixed history), got " +
-                                std::to_string(params.history_len));
-  if (params.pert_enable)
-    throw std::invalid_argument(std::string(kTask) + ": pert_enable=True is not supported (EnvPool's Spot never pushes)");
+    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), parts_(model, params, kTask) {
   if (params.gait_count < 1 || params.gait_count > kGaits)
     throw std::invalid_argument(std::string(kTask) + ": gait_count must be 1-5 (trot, walk, pace, bound, pronk), got " +
                                 std::to_string(params.gait_count));
-  home_qpos_ = model.FindKeyframe("home", kTask).qpos;
-  for (int i = 0; i < kJoints; ++i) {
-    default_pose_[size_t(i)] = home_qpos_[size_t(7 + i)];
-    lower_[size_t(i)] = desc.actuators[size_t(i)].ctrlrange[0];
-    upper_[size_t(i)] = desc.actuators[size_t(i)].ctrlrange[1];
-  }
-  imu_ = model.FindSite("imu", kTask);
-  for (int f = 0; f < kFeet; ++f) {
-    foot_sites_[size_t(f)] = model.FindSite(kFootNames[f], kTask);
-    feet_.emplace_back(model, kFootNames[f], "floor", kTask);
-  }
-
   memory_size_ = kMemorySize;
   action_bounds_.assign(kJoints, {-1.0f, 1.0f});
   observation_.Add("gyro", 3);
@@ -74,7 +54,7 @@ void SpotGaitTask::SampleCommand(Rng& rng, double* command) const {
 }
 
 void SpotGaitTask::SampleInitialState(const Robot& /*robot*/, Rng& rng, TaskWorkspace& ws) const {
-  std::copy(home_qpos_.begin(), home_qpos_.end(), ws.qpos.begin());
+  std::copy(parts_.home_qpos.begin(), parts_.home_qpos.end(), ws.qpos.begin());
   std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
   double* memory = ws.memory.data();
   std::fill(ws.memory.begin(), ws.memory.end(), 0.0);
@@ -95,7 +75,7 @@ void SpotGaitTask::ResetInfo(const Robot& /*robot*/, TaskWorkspace& ws, InfoRow 
 void SpotGaitTask::Actuate(Robot& robot, const float* action, TaskWorkspace& ws) const {
   for (int i = 0; i < kJoints; ++i) {
     ws.ctrl[size_t(i)] =
-        std::clamp(default_pose_[size_t(i)] + action[i] * params_.action_scale, lower_[size_t(i)], upper_[size_t(i)]);
+        std::clamp(parts_.default_pose[size_t(i)] + action[i] * params_.action_scale, parts_.lower[size_t(i)], parts_.upper[size_t(i)]);
     ws.memory[size_t(kTargets + i)] = ws.ctrl[size_t(i)];
   }
   robot.SetControls(ws.ctrl.data());
@@ -111,7 +91,7 @@ void SpotGaitTask::UpdateObservation(const Robot& robot, TaskWorkspace& ws, cons
   const playground::FrameHistory history{kErrorHistory, kJoints, kHistory};
   double* errors = history.Push(memory);
   for (int i = 0; i < kJoints; ++i) errors[i] = noisy_q[size_t(i)] - memory[kTargets + i];
-  const JPH::Vec3 gyro = sensors::Gyro(robot, imu_), up = sensors::FrameZAxis(robot, imu_);
+  const JPH::Vec3 gyro = sensors::Gyro(robot, parts_.imu), up = sensors::FrameZAxis(robot, parts_.imu);
   double* obs = memory + kObservation;
   int n = 0;
   for (int k = 0; k < 3; ++k) obs[n++] = go1::Noisy(rng, gyro[k], level, params_.noise_gyro);
@@ -130,7 +110,7 @@ void SpotGaitTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs) co
   if (ws.memory[kObservationPending] > 0.5) {  // the reset's observation
     ws.memory[kObservationPending] = 0.0;
     std::array<bool, kFeet> contact{};
-    for (int f = 0; f < kFeet; ++f) contact[size_t(f)] = feet_[size_t(f)].Touching(robot);
+    for (int f = 0; f < kFeet; ++f) contact[size_t(f)] = parts_.Touching(robot, f);
     UpdateObservation(robot, ws, contact);
   }
   for (int i = 0; i < kStateDim; ++i) obs[i] = float(ws.memory[size_t(kObservation + i)]);
@@ -142,21 +122,21 @@ StepOutcome SpotGaitTask::Score(Robot& robot, const float* /*action*/, TaskWorks
   std::array<bool, kFeet> contact{};
   std::array<float, kFeet> foot_z{};
   for (int f = 0; f < kFeet; ++f) {
-    contact[size_t(f)] = feet_[size_t(f)].Touching(robot);
-    foot_z[size_t(f)] = float((robot.SitePosition(foot_sites_[size_t(f)]) - robot.origin()).GetZ());
+    contact[size_t(f)] = parts_.Touching(robot, f);
+    foot_z[size_t(f)] = float((robot.SitePosition(parts_.foot_sites[size_t(f)]) - robot.origin()).GetZ());
   }
   UpdateObservation(robot, ws, contact);  // also reads qpos
-  const JPH::Vec3 up = sensors::FrameZAxis(robot, imu_);
+  const JPH::Vec3 up = sensors::FrameZAxis(robot, parts_.imu);
   const bool terminated = params_.early_termination && up.GetZ() < 0.85f;
 
   const float command[3] = {float(memory[kCommand]), float(memory[kCommand + 1]), float(memory[kCommand + 2])};
-  const JPH::Vec3 linvel = sensors::Velocimeter(robot, imu_), gyro = sensors::Gyro(robot, imu_);
-  const JPH::Vec3 global_linvel = sensors::FrameLinVel(robot, imu_), global_angvel = sensors::FrameAngVel(robot, imu_);
+  const JPH::Vec3 linvel = sensors::Velocimeter(robot, parts_.imu), gyro = sensors::Gyro(robot, parts_.imu);
+  const JPH::Vec3 global_linvel = sensors::FrameLinVel(robot, parts_.imu), global_angvel = sensors::FrameAngVel(robot, parts_.imu);
   float phase_error = 0.0f;
   for (int f = 0; f < kFeet; ++f)
     phase_error += Square(foot_z[size_t(f)] - playground::FootPhaseTarget(memory[kPhase + f], float(memory[kFootHeight])));
   float hip_splay = 0.0f;  // the four abduction joints away from home
-  for (int i = 0; i < kJoints; i += 3) hip_splay += Square(ws.qpos[size_t(7 + i)] - default_pose_[size_t(i)]);
+  for (int i = 0; i < kJoints; i += 3) hip_splay += Square(ws.qpos[size_t(7 + i)] - parts_.default_pose[size_t(i)]);
   const float sigma = params_.tracking_sigma;
   std::array<float, kSpotRewardTerms> terms{};
   terms[kSpotTrackingLinVel] =

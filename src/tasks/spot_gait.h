@@ -6,8 +6,7 @@
 // action moves the 12 PD targets by action_scale about home, clipped to the control ranges.
 #pragma once
 
-#include "tasks/floor_contact.h"
-#include "tasks/spot_params.h"
+#include "tasks/spot_model.h"
 #include "tasks/task.h"
 
 #include <array>
@@ -17,9 +16,9 @@ namespace joltgym {
 
 class SpotGaitTask final : public Task {
  public:
-  static constexpr int kJoints = 12;
-  static constexpr int kFeet = 4;
-  static constexpr int kHistory = 3;
+  static constexpr int kJoints = spot::kJoints;
+  static constexpr int kFeet = spot::kFeet;
+  static constexpr int kHistory = spot::kHistory;
   static constexpr int kStateDim = 69;
   static constexpr int kGaits = 5;
 
@@ -51,11 +50,7 @@ class SpotGaitTask final : public Task {
   void SampleCommand(Rng& rng, double* command) const;
 
   SpotGaitParams params_;
-  std::vector<float> home_qpos_;
-  std::array<float, kJoints> default_pose_{}, lower_{}, upper_{};
-  int imu_ = -1;
-  std::array<int, kFeet> foot_sites_{};
-  std::vector<FloorContact> feet_;
+  spot::Parts parts_;
   InfoSlot command_;
   std::array<InfoSlot, kSpotRewardTerms> reward_slots_{};
 };

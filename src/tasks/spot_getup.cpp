@@ -22,21 +22,9 @@ float Square(float x) { return x * x; }
 }  // namespace
 
 SpotGetupTask::SpotGetupTask(const CompiledModel& model, const SpotGetupParams& params)
-    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params) {
-  go1::CheckModel(model, params.kp, params.kd, kTask, "Spot");
+    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), parts_(model, params, kTask) {
   if (!(params.settle_time >= 0.0f)) throw std::invalid_argument("settle_time must be >= 0");
-  if (params.pert_enable)
-    throw std::invalid_argument(std::string(kTask) + ": pert_enable=True is not supported (EnvPool's Spot never pushes)");
-  home_qpos_ = model.FindKeyframe("home", kTask).qpos;
-  desired_height_ = home_qpos_[2];
-  for (int i = 0; i < kJoints; ++i) {
-    default_pose_[size_t(i)] = home_qpos_[size_t(7 + i)];
-    const ActuatorDesc& a = model.desc().actuators[size_t(i)];
-    lower_[size_t(i)] = a.ctrlrange[0];
-    upper_[size_t(i)] = a.ctrlrange[1];
-  }
-  imu_ = model.FindSite("imu", kTask);
-
+  desired_height_ = parts_.home_qpos[2];
   memory_size_ = kMemorySize;
   settle_steps_ = int(std::lround(params.settle_time / params.sim_dt));  // EnvPool rounds
   action_bounds_.assign(kJoints, {-1.0f, 1.0f});
@@ -55,9 +43,9 @@ void SpotGetupTask::SampleInitialState(const Robot& /*robot*/, Rng& rng, TaskWor
     for (float& c : quat) c = rng.Normal();
     const float norm = std::sqrt(quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] + quat[3] * quat[3]) + 1e-6f;
     for (int k = 0; k < 4; ++k) ws.qpos[size_t(3 + k)] = quat[k] / norm;
-    for (int i = 0; i < kJoints; ++i) ws.qpos[size_t(7 + i)] = rng.Uniform(lower_[size_t(i)], upper_[size_t(i)]);
+    for (int i = 0; i < kJoints; ++i) ws.qpos[size_t(7 + i)] = rng.Uniform(parts_.lower[size_t(i)], parts_.upper[size_t(i)]);
   } else {
-    std::copy(home_qpos_.begin(), home_qpos_.end(), ws.qpos.begin());
+    std::copy(parts_.home_qpos.begin(), parts_.home_qpos.end(), ws.qpos.begin());
   }
   std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
   // It settles (Task::settle_steps) holding these targets: the pose it starts in.
@@ -68,8 +56,8 @@ void SpotGetupTask::SampleInitialState(const Robot& /*robot*/, Rng& rng, TaskWor
 void SpotGetupTask::Actuate(Robot& robot, const float* action, TaskWorkspace& ws) const {
   robot.GetQpos(ws.qpos.data());
   for (int i = 0; i < kJoints; ++i)
-    ws.ctrl[size_t(i)] = std::clamp(ws.qpos[size_t(7 + i)] + action[i] * params_.action_scale, lower_[size_t(i)],
-                                    upper_[size_t(i)]);
+    ws.ctrl[size_t(i)] = std::clamp(ws.qpos[size_t(7 + i)] + action[i] * params_.action_scale, parts_.lower[size_t(i)],
+                                    parts_.upper[size_t(i)]);
   robot.SetControls(ws.ctrl.data());
 }
 
@@ -77,19 +65,19 @@ void SpotGetupTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs) c
   Rng& rng = StreamOf(ws);
   robot.GetQpos(ws.qpos.data());
   const float level = params_.noise_level;
-  const JPH::Vec3 gyro = sensors::Gyro(robot, imu_), up = sensors::FrameZAxis(robot, imu_);
+  const JPH::Vec3 gyro = sensors::Gyro(robot, parts_.imu), up = sensors::FrameZAxis(robot, parts_.imu);
   int n = 0;
   for (int k = 0; k < 3; ++k) obs[n++] = go1::Noisy(rng, gyro[k], level, params_.noise_gyro);
   for (int k = 0; k < 3; ++k) obs[n++] = go1::Noisy(rng, up[k], level, params_.noise_gravity);
   for (int i = 0; i < kJoints; ++i)
-    obs[n++] = go1::Noisy(rng, ws.qpos[size_t(7 + i)] - default_pose_[size_t(i)], level, params_.noise_joint_pos);
+    obs[n++] = go1::Noisy(rng, ws.qpos[size_t(7 + i)] - parts_.default_pose[size_t(i)], level, params_.noise_joint_pos);
   for (int i = 0; i < kJoints; ++i) obs[n++] = float(ws.memory[size_t(kObservedAction + i)]);
 }
 
 StepOutcome SpotGetupTask::Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const {
   double* memory = ws.memory.data();
   robot.GetQpos(ws.qpos.data());
-  const JPH::Vec3 up = sensors::FrameZAxis(robot, imu_);
+  const JPH::Vec3 up = sensors::FrameZAxis(robot, parts_.imu);
   const float orientation_error = Square(up.GetX()) + Square(up.GetY()) + Square(1.0f - up.GetZ());
   const bool upright = orientation_error < 0.01f;
   const float height_error = std::clamp((desired_height_ - ws.qpos[2]) / desired_height_, 0.0f, 1.0f);
@@ -98,8 +86,8 @@ StepOutcome SpotGetupTask::Score(Robot& robot, const float* action, TaskWorkspac
   float posture = 0.0f, still = 0.0f, action_rate = 0.0f, torque_l2 = 0.0f, torque_l1 = 0.0f;
   for (int i = 0; i < kJoints; ++i) {
     const float q = ws.qpos[size_t(7 + i)], torque = robot.actuator_forces()[size_t(i)];
-    terminated = terminated || q < lower_[size_t(i)] || q > upper_[size_t(i)];
-    posture += Square(q - default_pose_[size_t(i)]);
+    terminated = terminated || q < parts_.lower[size_t(i)] || q > parts_.upper[size_t(i)];
+    posture += Square(q - parts_.default_pose[size_t(i)]);
     still += Square(action[i]);
     const float last = float(memory[kLastAction + i]), last_last = float(memory[kLastLastAction + i]);
     action_rate += Square(action[i] - last) + Square(action[i] - 2.0f * last + last_last);

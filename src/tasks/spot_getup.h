@@ -5,7 +5,7 @@
 // clipped to the control ranges; a joint outside its control range ends the episode.
 #pragma once
 
-#include "tasks/spot_params.h"
+#include "tasks/spot_model.h"
 #include "tasks/task.h"
 
 #include <array>
@@ -15,7 +15,7 @@ namespace joltgym {
 
 class SpotGetupTask final : public Task {
  public:
-  static constexpr int kJoints = 12;
+  static constexpr int kJoints = spot::kJoints;
   static constexpr int kStateDim = 30;
 
   SpotGetupTask(const CompiledModel& model, const SpotGetupParams& params);
@@ -35,10 +35,8 @@ class SpotGetupTask final : public Task {
   StepOutcome Score(Robot& robot, const float* action, TaskWorkspace& ws, InfoRow info) const override;
 
   SpotGetupParams params_;
-  std::vector<float> home_qpos_;
-  std::array<float, kJoints> default_pose_{}, lower_{}, upper_{};
+  spot::Parts parts_;
   float desired_height_ = 0.0f;  // the home pose's
-  int imu_ = -1;
   std::array<InfoSlot, kSpotRewardTerms> reward_slots_{};
 };
 

@@ -17,34 +17,13 @@ JOLTGYM_REGISTER_TASK("SpotFlatTerrainJoystick", SpotJoystickTask, SpotParams);
 namespace {
 
 constexpr const char* kTask = "SpotFlatTerrainJoystick";
-constexpr const char* kFootNames[SpotJoystickTask::kFeet] = {"FL", "FR", "HL", "HR"};
 
 float Square(float x) { return x * x; }
 
 }  // namespace
 
 SpotJoystickTask::SpotJoystickTask(const CompiledModel& model, const SpotParams& params)
-    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params) {
-  const ModelDesc& desc = model.desc();
-  go1::CheckModel(model, params.kp, params.kd, kTask, "Spot");
-  if (params.history_len != kHistory)
-    throw std::invalid_argument(std::string(kTask) + ": history_len must be " + std::to_string(kHistory) +
-                                " (EnvPool's fixed history), got " + std::to_string(params.history_len));
-  if (params.pert_enable)
-    throw std::invalid_argument(std::string(kTask) + ": pert_enable=True is not supported (EnvPool's Spot never pushes)");
-  home_qpos_ = model.FindKeyframe("home", kTask).qpos;
-  for (int i = 0; i < kJoints; ++i) {
-    default_pose_[size_t(i)] = home_qpos_[size_t(7 + i)];
-    const ActuatorDesc& a = desc.actuators[size_t(i)];
-    lower_[size_t(i)] = a.ctrlrange[0];
-    upper_[size_t(i)] = a.ctrlrange[1];
-  }
-  imu_ = model.FindSite("imu", kTask);
-  for (int f = 0; f < kFeet; ++f) {
-    foot_sites_[size_t(f)] = model.FindSite(kFootNames[f], kTask);
-    feet_.emplace_back(model, kFootNames[f], "floor", kTask);
-  }
-
+    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), parts_(model, params, kTask) {
   memory_size_ = kMemorySize;
   action_bounds_.assign(kJoints, {-1.0f, 1.0f});
   observation_.Add("gyro", 3);
@@ -82,7 +61,7 @@ void SpotJoystickTask::SampleCommand(Rng& rng, double* command) const {
 }
 
 void SpotJoystickTask::SampleInitialState(const Robot& /*robot*/, Rng& rng, TaskWorkspace& ws) const {
-  std::copy(home_qpos_.begin(), home_qpos_.end(), ws.qpos.begin());
+  std::copy(parts_.home_qpos.begin(), parts_.home_qpos.end(), ws.qpos.begin());
   std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
   std::fill(ws.memory.begin(), ws.memory.end(), 0.0);
   SampleCommand(rng, ws.memory.data() + kCommand);
@@ -96,7 +75,7 @@ void SpotJoystickTask::ResetInfo(const Robot& /*robot*/, TaskWorkspace& ws, Info
 void SpotJoystickTask::Actuate(Robot& robot, const float* action, TaskWorkspace& ws) const {
   for (int i = 0; i < kJoints; ++i) {
     ws.ctrl[size_t(i)] =
-        std::clamp(default_pose_[size_t(i)] + action[i] * params_.action_scale, lower_[size_t(i)], upper_[size_t(i)]);
+        std::clamp(parts_.default_pose[size_t(i)] + action[i] * params_.action_scale, parts_.lower[size_t(i)], parts_.upper[size_t(i)]);
     ws.memory[size_t(kTargets + i)] = ws.ctrl[size_t(i)];
   }
   robot.SetControls(ws.ctrl.data());
@@ -111,21 +90,21 @@ void SpotJoystickTask::UpdateObservation(const Robot& robot, TaskWorkspace& ws) 
   std::array<float, kJoints> noisy_q{};
   for (int i = 0; i < kJoints; ++i) noisy_q[size_t(i)] = go1::Noisy(rng, ws.qpos[size_t(7 + i)], level, params_.noise_joint_pos);
   // framepos of each foot's site in the IMU's frame
-  const JPH::Quat imu_rotation = robot.SiteRotation(imu_).Conjugated();
-  const JPH::RVec3 imu_position = robot.SitePosition(imu_);
+  const JPH::Quat imu_rotation = robot.SiteRotation(parts_.imu).Conjugated();
+  const JPH::RVec3 imu_position = robot.SitePosition(parts_.imu);
   std::array<JPH::Vec3, kFeet> feet_pos{};
   for (int f = 0; f < kFeet; ++f)
-    feet_pos[size_t(f)] = imu_rotation * JPH::Vec3(robot.SitePosition(foot_sites_[size_t(f)]) - imu_position);
+    feet_pos[size_t(f)] = imu_rotation * JPH::Vec3(robot.SitePosition(parts_.foot_sites[size_t(f)]) - imu_position);
   const playground::FrameHistory history{kErrorHistory, kJoints, kHistory};
   double* errors = history.Push(memory);
   for (int i = 0; i < kJoints; ++i) errors[i] = noisy_q[size_t(i)] - memory[kTargets + i];
 
-  const JPH::Vec3 gyro = sensors::Gyro(robot, imu_), up = sensors::FrameZAxis(robot, imu_);
+  const JPH::Vec3 gyro = sensors::Gyro(robot, parts_.imu), up = sensors::FrameZAxis(robot, parts_.imu);
   double* state = memory + kObservation;
   int n = 0;
   for (int k = 0; k < 3; ++k) state[n++] = go1::Noisy(rng, gyro[k], level, params_.noise_gyro);
   for (int k = 0; k < 3; ++k) state[n++] = go1::Noisy(rng, up[k], level, params_.noise_gravity);
-  for (int i = 0; i < kJoints; ++i) state[n++] = noisy_q[size_t(i)] - default_pose_[size_t(i)];
+  for (int i = 0; i < kJoints; ++i) state[n++] = noisy_q[size_t(i)] - parts_.default_pose[size_t(i)];
   for (int i = 0; i < kHistory * kJoints; ++i) state[n++] = memory[kErrorHistory + i];
   const float feet_noise[3] = {params_.noise_feet_pos_x, params_.noise_feet_pos_y, params_.noise_feet_pos_z};
   for (int f = 0; f < kFeet; ++f)
@@ -134,17 +113,17 @@ void SpotJoystickTask::UpdateObservation(const Robot& robot, TaskWorkspace& ws) 
   for (int k = 0; k < 3; ++k) state[n++] = memory[kCommand + k];
 
   double* p = std::copy(state, state + kStateDim, state + kStateDim);
-  const JPH::Vec3 accelerometer = sensors::Accelerometer(robot, imu_), linvel = sensors::Velocimeter(robot, imu_);
-  for (const JPH::Vec3& v : {gyro, accelerometer, up, linvel, sensors::FrameAngVel(robot, imu_)})
+  const JPH::Vec3 accelerometer = sensors::Accelerometer(robot, parts_.imu), linvel = sensors::Velocimeter(robot, parts_.imu);
+  for (const JPH::Vec3& v : {gyro, accelerometer, up, linvel, sensors::FrameAngVel(robot, parts_.imu)})
     for (int k = 0; k < 3; ++k) *p++ = v[k];
-  for (int i = 0; i < kJoints; ++i) *p++ = ws.qpos[size_t(7 + i)] - default_pose_[size_t(i)];
+  for (int i = 0; i < kJoints; ++i) *p++ = ws.qpos[size_t(7 + i)] - parts_.default_pose[size_t(i)];
   for (const JPH::Vec3& v : feet_pos)
     for (int k = 0; k < 3; ++k) *p++ = v[k];
   for (int i = 0; i < kJoints; ++i) *p++ = ws.qvel[size_t(6 + i)];
   for (int i = 0; i < kJoints; ++i) *p++ = robot.actuator_forces()[size_t(i)];
   for (int f = 0; f < kFeet; ++f) *p++ = memory[kLastContact + f];
   for (int f = 0; f < kFeet; ++f) {
-    const JPH::Vec3 v = sensors::FrameLinVel(robot, foot_sites_[size_t(f)]);
+    const JPH::Vec3 v = sensors::FrameLinVel(robot, parts_.foot_sites[size_t(f)]);
     for (int k = 0; k < 3; ++k) *p++ = v[k];
   }
   for (int f = 0; f < kFeet; ++f) *p++ = memory[kAirTime + f];
@@ -166,24 +145,24 @@ StepOutcome SpotJoystickTask::Score(Robot& robot, const float* action, TaskWorks
   std::array<bool, kFeet> contact{}, first_contact{};
   std::array<float, kFeet> foot_z{};
   for (int f = 0; f < kFeet; ++f) {
-    contact[size_t(f)] = feet_[size_t(f)].Touching(robot);
+    contact[size_t(f)] = parts_.Touching(robot, f);
     first_contact[size_t(f)] = memory[kAirTime + f] > 0.0 && (contact[size_t(f)] || memory[kLastContact + f] > 0.5);
     memory[kAirTime + f] += h;
-    foot_z[size_t(f)] = float((robot.SitePosition(foot_sites_[size_t(f)]) - robot.origin()).GetZ());
+    foot_z[size_t(f)] = float((robot.SitePosition(parts_.foot_sites[size_t(f)]) - robot.origin()).GetZ());
     memory[kSwingPeak + f] = std::max(memory[kSwingPeak + f], double(foot_z[size_t(f)]));
   }
   UpdateObservation(robot, ws);  // the state the step reached, before its bookkeeping (also reads qpos, qvel)
-  const JPH::Vec3 up = sensors::FrameZAxis(robot, imu_);
+  const JPH::Vec3 up = sensors::FrameZAxis(robot, parts_.imu);
   const bool terminated = params_.early_termination && up.GetZ() < 0.85f;
 
   const float command[3] = {float(memory[kCommand]), float(memory[kCommand + 1]), float(memory[kCommand + 2])};
   const float command_norm = std::sqrt(Square(command[0]) + Square(command[1]) + Square(command[2]));
   const bool moving = command_norm >= 0.01f;
-  const JPH::Vec3 linvel = sensors::Velocimeter(robot, imu_), gyro = sensors::Gyro(robot, imu_);
-  const JPH::Vec3 global_linvel = sensors::FrameLinVel(robot, imu_), global_angvel = sensors::FrameAngVel(robot, imu_);
+  const JPH::Vec3 linvel = sensors::Velocimeter(robot, parts_.imu), gyro = sensors::Gyro(robot, parts_.imu);
+  const JPH::Vec3 global_linvel = sensors::FrameLinVel(robot, parts_.imu), global_angvel = sensors::FrameAngVel(robot, parts_.imu);
   float posture = 0.0f, torque_l2 = 0.0f, torque_l1 = 0.0f, energy = 0.0f, action_rate = 0.0f;
   for (int i = 0; i < kJoints; ++i) {
-    posture += Square(ws.qpos[size_t(7 + i)] - default_pose_[size_t(i)]);
+    posture += Square(ws.qpos[size_t(7 + i)] - parts_.default_pose[size_t(i)]);
     const float torque = robot.actuator_forces()[size_t(i)];
     torque_l2 += torque * torque;
     torque_l1 += std::fabs(torque);
@@ -193,7 +172,7 @@ StepOutcome SpotJoystickTask::Score(Robot& robot, const float* action, TaskWorks
   }
   float slip = 0.0f, clearance = 0.0f, height = 0.0f, air_time = 0.0f;
   for (int f = 0; f < kFeet; ++f) {
-    const JPH::Vec3 v = sensors::FrameLinVel(robot, foot_sites_[size_t(f)]);
+    const JPH::Vec3 v = sensors::FrameLinVel(robot, parts_.foot_sites[size_t(f)]);
     const float speed_sq = v[0] * v[0] + v[1] * v[1];
     if (contact[size_t(f)]) slip += speed_sq;
     clearance += std::fabs(foot_z[size_t(f)] - params_.max_foot_height) * std::sqrt(std::sqrt(speed_sq));

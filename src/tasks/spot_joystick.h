@@ -6,8 +6,7 @@
 // to the actuators' control ranges; the episode ends when the body tilts past ~32 degrees.
 #pragma once
 
-#include "tasks/floor_contact.h"
-#include "tasks/spot_params.h"
+#include "tasks/spot_model.h"
 #include "tasks/task.h"
 
 #include <array>
@@ -17,9 +16,9 @@ namespace joltgym {
 
 class SpotJoystickTask final : public Task {
  public:
-  static constexpr int kJoints = 12;
-  static constexpr int kFeet = 4;
-  static constexpr int kHistory = 3;
+  static constexpr int kJoints = spot::kJoints;
+  static constexpr int kFeet = spot::kFeet;
+  static constexpr int kHistory = spot::kHistory;
   static constexpr int kStateDim = 81;
   static constexpr int kPrivilegedDim = 167;
 
@@ -52,11 +51,7 @@ class SpotJoystickTask final : public Task {
   void SampleCommand(Rng& rng, double* command) const;
 
   SpotParams params_;
-  std::vector<float> home_qpos_;
-  std::array<float, kJoints> default_pose_{}, lower_{}, upper_{};
-  int imu_ = -1;
-  std::array<int, kFeet> foot_sites_{};
-  std::vector<FloorContact> feet_;
+  spot::Parts parts_;
   InfoSlot command_;
   std::array<InfoSlot, kSpotRewardTerms> reward_slots_{};
 };
