@@ -6,8 +6,11 @@ domain randomisation drawn at every reset, and without) and EnvPool's `<Task>-v1
 num_envs. Rounds are interleaved, so drift and neighbours hit every contender alike; the median of
 the rounds is reported, per CPU-second (process time: what the run costs) and per wall-second.
 
-    python benchmarks/bench_playground.py [--envs 256] [--threads 1,2] [--rounds 3] [--steps 200] [--tasks A,B]
-                                          [--json out.json]
+    python benchmarks/bench_playground.py [--envs 256] [--threads 1,2] [--rounds 3] [--steps 200]
+                                          [--tasks A,B | --tasks all] [--json out.json]
+
+Tasks without a Playground randomisation run without the randomised contender ("all": every
+Playground id).
 
 EnvPool's G1 holds about 120 MB per env: 256 of them need ~30 GB.
 """
@@ -65,26 +68,36 @@ def main() -> None:
     parser.add_argument("--tasks", default=",".join(TASKS), help="comma-separated task names")
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
-    tasks = args.tasks.split(",")
+    from joltgym.tasks import TASKS as SPECS, task_names
+
+    tasks = task_names("playground") if args.tasks == "all" else args.tasks.split(",")
     threads = [int(t) for t in args.threads.split(",")]
-    kinds = ["joltgym+dr", "joltgym", "envpool"]
+
+    def kinds_of(task: str) -> list[str]:
+        return (["joltgym+dr"] if "playground" in SPECS[task].randomizations else []) + ["joltgym", "envpool"]
+
     results: dict[str, list[dict]] = {}
     for r in range(args.rounds):
         for task in tasks:
+            kinds = kinds_of(task)
             for t in threads:
                 order = kinds[r % len(kinds):] + kinds[: r % len(kinds)]
                 for kind in order:
                     results.setdefault(f"{task}|{t}|{kind}", []).append(run(kind, task, args.envs, t, args.steps))
     rows = {}
-    print(f"| task | threads | joltgym (randomised) per CPU-s | joltgym per CPU-s | EnvPool per CPU-s | ratio (randomised / EnvPool) | MB joltgym / EnvPool |")
+    print("| task | threads | joltgym (randomised) per CPU-s | joltgym per CPU-s | EnvPool per CPU-s | "
+          "ratio (randomised where it is, / EnvPool) | MB joltgym / EnvPool |")
     print("|---|---|---|---|---|---|---|")
     for task in tasks:
+        kinds = kinds_of(task)
         for t in threads:
             med = {k: statistics.median(x["cpu"] for x in results[f"{task}|{t}|{k}"]) for k in kinds}
             rss = {k: max(x["rss_mb"] for x in results[f"{task}|{t}|{k}"]) for k in kinds}
             rows[f"{task}|{t}"] = {"median_cpu": med, "rss_mb": rss}
-            print(f"| {task} | {t} | {med['joltgym+dr']:,.0f} | {med['joltgym']:,.0f} | {med['envpool']:,.0f} | "
-                  f"{med['joltgym+dr'] / med['envpool']:.2f}x | {rss['joltgym+dr']:,.0f} / {rss['envpool']:,.0f} |")
+            ours = "joltgym+dr" if "joltgym+dr" in med else "joltgym"
+            randomised = f"{med['joltgym+dr']:,.0f}" if "joltgym+dr" in med else "-"
+            print(f"| {task} | {t} | {randomised} | {med['joltgym']:,.0f} | {med['envpool']:,.0f} | "
+                  f"{med[ours] / med['envpool']:.2f}x | {rss[ours]:,.0f} / {rss['envpool']:,.0f} |")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"envs": args.envs, "rounds": args.rounds, "raw": results, "summary": rows}, f, indent=1)
