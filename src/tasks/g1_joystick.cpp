@@ -57,10 +57,13 @@ G1JoystickTask::G1JoystickTask(const CompiledModel& model, const G1JoystickParam
            joint("right_hip_yaw_joint")};
   knees_ = {joint("left_knee_joint"), joint("right_knee_joint")};
   torso_imu_ = model.FindSite("imu_in_torso", kTask);
-  for (int f = 0; f < kFeet; ++f)
+  gravity_ = JPH::Vec3(desc.gravity[0], desc.gravity[1], desc.gravity[2]);
+  for (int f = 0; f < kFeet; ++f) {
+    foot_bodies_[size_t(f)] = desc.sites[size_t(foot_site(f))].body;
     for (const BodyDesc& body : desc.bodies)
       for (const GeomDesc& g : body.geoms)
         if (g.name == kFootNames[f]) foot_mj_bodies_[size_t(f)] = g.mj_body;
+  }
   feet_crossed_.emplace_back(model, "right_foot", "left_foot", kTask);
   feet_crossed_.emplace_back(model, "left_foot", "right_shin", kTask);
   feet_crossed_.emplace_back(model, "right_foot", "left_shin", kTask);
@@ -69,11 +72,14 @@ G1JoystickTask::G1JoystickTask(const CompiledModel& model, const G1JoystickParam
 }
 
 float G1JoystickTask::FootForceZ(const Robot& robot, int foot) const {
-  // MuJoCo's force sensor at the foot's site, as the floor's push on the foot in the site's frame (the
-  // foot's own weight and inertia, under 1% of the robot's, left out).
-  JPH::Vec3 force = JPH::Vec3::sZero();
+  // MuJoCo's force sensor at the foot's site: the ankle's force on the foot, m (a - g) less the
+  // floor's push, in the site's frame (the foot is a leaf: its subtree is itself).
+  JPH::Vec3 push = JPH::Vec3::sZero();
   for (const ContactForce& c : robot.ReadContactForces())
-    if (c.robot == robot.index() && int(c.geom_tag) - 1 == foot_mj_bodies_[size_t(foot)]) force += c.force;
+    if (c.robot == robot.index() && int(c.geom_tag) - 1 == foot_mj_bodies_[size_t(foot)]) push += c.force;
+  const int body = foot_bodies_[size_t(foot)];
+  const float mass = 1.0f / robot.body(body).GetMotionProperties()->GetInverseMass();
+  const JPH::Vec3 force = mass * (robot.BodyLinearAcceleration(body) - gravity_) - push;
   return (robot.SiteRotation(foot_site(foot)).Conjugated() * force).GetZ();
 }
 

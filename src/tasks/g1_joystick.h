@@ -138,6 +138,8 @@ class G1JoystickTask final : public HumanoidJoystickTask {
   std::array<int, 2> knees_{};
   int torso_imu_ = -1;
   std::array<int, kFeet> foot_mj_bodies_{};
+  std::array<int, kFeet> foot_bodies_{};  // the feet's simulated bodies
+  JPH::Vec3 gravity_;
   std::vector<GeomContact> feet_crossed_;     // end the episode
   std::vector<GeomContact> hands_on_thighs_;  // the collision term
 };

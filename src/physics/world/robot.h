@@ -78,6 +78,8 @@ class Robot : private BiasAccelerationSource {
   JPH::Vec3 SiteLinearVelocity(int site) const;
   JPH::Vec3 SiteAngularVelocity(int site) const;
   JPH::Vec3 SiteLinearAcceleration(int site) const;
+  // The acceleration of the centre of mass of a simulated body over the last update (zero before one).
+  JPH::Vec3 BodyLinearAcceleration(int body) const;
   // Physical parameters held apart from the model (per-env domain randomisation,
   // robot_parameters.cpp): ParameterSize values each, the model's until set. SetParameter throws
   // std::invalid_argument naming the element whose value is out of range (not finite, a mass

@@ -44,6 +44,11 @@ JPH::Vec3 Robot::SiteAngularVelocity(int site) const {
   return body >= 0 ? SensorFrame(body).w : JPH::Vec3::sZero();
 }
 
+JPH::Vec3 Robot::BodyLinearAcceleration(int body) const {
+  if (!updated_since_state_set_ || last_update_dt_ <= 0.0f) return JPH::Vec3::sZero();
+  return (bodies_[size_t(body)]->GetLinearVelocity() - linear_velocity_before_[size_t(body)]) / last_update_dt_;
+}
+
 JPH::Vec3 Robot::SiteLinearAcceleration(int site) const {
   const int body = model_->desc().sites[size_t(site)].body;
   if (body < 0 || !updated_since_state_set_ || last_update_dt_ <= 0.0f) return JPH::Vec3::sZero();
