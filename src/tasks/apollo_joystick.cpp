@@ -1,7 +1,7 @@
 #include "tasks/apollo_joystick.h"
 
 #include "physics/world/sensors.h"
-#include "tasks/go1_model.h"
+#include "tasks/playground_robot.h"
 #include "tasks/playground_terms.h"
 #include "tasks/task_registry.h"
 
@@ -39,7 +39,7 @@ float Square(float x) { return x * x; }
 }  // namespace
 
 ApolloJoystickTask::ApolloJoystickTask(const CompiledModel& model, const ApolloJoystickParams& params)
-    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params) {
+    : Task(model, playground::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params) {
   const ModelDesc& desc = model.desc();
   if (model.nq() != 7 + kJoints || model.nv() != 6 + kJoints || model.nu() != kJoints || desc.joints.empty() ||
       desc.joints[0].type != JointType::Free)
@@ -102,7 +102,7 @@ void ApolloJoystickTask::ResampleCommand(Rng& rng, double* command) const {
 
 void ApolloJoystickTask::SampleInitialState(const Robot& /*robot*/, Rng& rng, TaskWorkspace& ws) const {
   std::copy(home_qpos_.begin(), home_qpos_.end(), ws.qpos.begin());
-  go1::ScatterOnFloor(rng, ws.qpos.data());
+  playground::ScatterOnFloor(rng, ws.qpos.data());
   for (int i = 0; i < kJoints; ++i) ws.qpos[size_t(7 + i)] *= rng.Uniform(0.5f, 1.5f);
   std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
   for (int i = 0; i < 6; ++i) ws.qvel[size_t(i)] = rng.Uniform(-0.5f, 0.5f);
@@ -138,18 +138,18 @@ void ApolloJoystickTask::Observe(const Robot& robot, TaskWorkspace& ws, float* o
   Rng& rng = StreamOf(ws);
   robot.GetQpos(ws.qpos.data());
   robot.GetQvel(ws.qvel.data());
-  const go1::Imu imu = go1::ReadImu(robot, imu_);
+  const playground::Imu imu = playground::ReadImu(robot, imu_);
   const double* memory = ws.memory.data();
   const float level = params_.noise_level;
   float* state = obs;
   int n = 0;
-  for (int k = 0; k < 3; ++k) state[n++] = go1::Noisy(rng, imu.linvel[k], level, params_.noise_linvel);
-  for (int k = 0; k < 3; ++k) state[n++] = go1::Noisy(rng, imu.gyro[k], level, params_.noise_gyro);
-  for (int k = 0; k < 3; ++k) state[n++] = go1::Noisy(rng, imu.gravity[k], level, params_.noise_gravity);
+  for (int k = 0; k < 3; ++k) state[n++] = playground::Noisy(rng, imu.linvel[k], level, params_.noise_linvel);
+  for (int k = 0; k < 3; ++k) state[n++] = playground::Noisy(rng, imu.gyro[k], level, params_.noise_gyro);
+  for (int k = 0; k < 3; ++k) state[n++] = playground::Noisy(rng, imu.gravity[k], level, params_.noise_gravity);
   for (int k = 0; k < 3; ++k) state[n++] = float(memory[kCommand + k]);  // after any redraw, as EnvPool's
   for (int i = 0; i < kJoints; ++i)
-    state[n++] = go1::Noisy(rng, ws.qpos[size_t(7 + i)], level, params_.noise_joint_pos) - default_pose_[size_t(i)];
-  for (int i = 0; i < kJoints; ++i) state[n++] = go1::Noisy(rng, ws.qvel[size_t(6 + i)], level, params_.noise_joint_vel);
+    state[n++] = playground::Noisy(rng, ws.qpos[size_t(7 + i)], level, params_.noise_joint_pos) - default_pose_[size_t(i)];
+  for (int i = 0; i < kJoints; ++i) state[n++] = playground::Noisy(rng, ws.qvel[size_t(6 + i)], level, params_.noise_joint_vel);
   for (int i = 0; i < kJoints; ++i) state[n++] = float(memory[kObservedAction + i]);
   for (int f = 0; f < 2; ++f) state[n++] = float(std::cos(memory[kObservedPhase + f]));
   for (int f = 0; f < 2; ++f) state[n++] = float(std::sin(memory[kObservedPhase + f]));

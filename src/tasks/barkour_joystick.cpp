@@ -1,7 +1,7 @@
 #include "tasks/barkour_joystick.h"
 
 #include "physics/world/sensors.h"
-#include "tasks/go1_model.h"
+#include "tasks/playground_robot.h"
 #include "tasks/playground_terms.h"
 #include "tasks/task_registry.h"
 
@@ -38,7 +38,7 @@ int UniformInt(Rng& rng, int low, int high_exclusive) {
 }  // namespace
 
 BarkourJoystickTask::BarkourJoystickTask(const CompiledModel& model, const BarkourJoystickParams& params)
-    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params) {
+    : Task(model, playground::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params) {
   const ModelDesc& desc = model.desc();
   if (model.nq() != 7 + kJoints || model.nv() != 6 + kJoints || model.nu() != kJoints || desc.joints.empty() ||
       desc.joints[0].type != JointType::Free)

@@ -1,7 +1,6 @@
 #include "tasks/berkeley_humanoid_joystick.h"
 
 #include "physics/world/sensors.h"
-#include "tasks/go1_model.h"
 #include "tasks/playground_terms.h"
 #include "tasks/task_registry.h"
 

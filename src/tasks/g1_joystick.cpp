@@ -2,7 +2,6 @@
 
 #include "physics/world/sensors.h"
 #include "tasks/contact_terms.h"
-#include "tasks/go1_model.h"
 #include "tasks/playground_terms.h"
 #include "tasks/task_registry.h"
 

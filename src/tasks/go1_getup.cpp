@@ -22,7 +22,7 @@ constexpr float kMaxJointSpeed = 2.0f * 3.14159265358979f;
 }  // namespace
 
 Go1GetupTask::Go1GetupTask(const CompiledModel& model, const Go1GetupParams& params)
-    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params) {
+    : Task(model, playground::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params) {
   const std::string task = "Go1Getup";
   go1::CheckModel(model, params.kp, params.kd, task);
   if (!(params.settle_time >= 0.0f)) throw std::invalid_argument("settle_time must be >= 0");
@@ -95,15 +95,15 @@ void Go1GetupTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs) co
   Rng& rng = StreamOf(ws);
   robot.GetQpos(ws.qpos.data());
   robot.GetQvel(ws.qvel.data());
-  const go1::Imu imu = go1::ReadImu(robot, imu_);
+  const playground::Imu imu = playground::ReadImu(robot, imu_);
   const float level = params_.noise_level;
   float* state = obs;
   int n = 0;
-  for (int k = 0; k < 3; ++k) state[n++] = go1::Noisy(rng, imu.gyro[k], level, params_.noise_gyro);
-  for (int k = 0; k < 3; ++k) state[n++] = go1::Noisy(rng, imu.gravity[k], level, params_.noise_gravity);
+  for (int k = 0; k < 3; ++k) state[n++] = playground::Noisy(rng, imu.gyro[k], level, params_.noise_gyro);
+  for (int k = 0; k < 3; ++k) state[n++] = playground::Noisy(rng, imu.gravity[k], level, params_.noise_gravity);
   for (int i = 0; i < go1::kJoints; ++i)
-    state[n++] = go1::Noisy(rng, ws.qpos[size_t(7 + i)], level, params_.noise_joint_pos) - default_pose_[size_t(i)];
-  for (int i = 0; i < go1::kJoints; ++i) state[n++] = go1::Noisy(rng, ws.qvel[size_t(6 + i)], level, params_.noise_joint_vel);
+    state[n++] = playground::Noisy(rng, ws.qpos[size_t(7 + i)], level, params_.noise_joint_pos) - default_pose_[size_t(i)];
+  for (int i = 0; i < go1::kJoints; ++i) state[n++] = playground::Noisy(rng, ws.qvel[size_t(6 + i)], level, params_.noise_joint_vel);
   for (int i = 0; i < go1::kJoints; ++i) state[n++] = float(ws.memory[size_t(kObservedAction + i)]);
   go1::WriteTrueSensors(robot, imu, imu_, ws.qpos.data(), ws.qvel.data(), std::copy(state, state + kStateDim, obs + kStateDim));
 }
@@ -132,7 +132,7 @@ StepOutcome Go1GetupTask::Score(Robot& robot, const float* action, TaskWorkspace
     dof_vel += over * over;
   }
   const bool terminated = energy > params_.energy_termination_threshold;
-  const JPH::Vec3 gravity = go1::ReadImu(robot, imu_).gravity;
+  const JPH::Vec3 gravity = playground::ReadImu(robot, imu_).gravity;
   const float orientation_error =
       gravity.GetX() * gravity.GetX() + gravity.GetY() * gravity.GetY() + (-1.0f - gravity.GetZ()) * (-1.0f - gravity.GetZ());
   const bool upright = orientation_error < 0.01f;

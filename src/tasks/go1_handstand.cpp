@@ -31,7 +31,7 @@ std::vector<float> KeyframeQpos(const CompiledModel& model, const char* name, co
 }  // namespace
 
 Go1HandstandTask::Go1HandstandTask(const CompiledModel& model, const Go1HandstandParams& params, bool footstand)
-    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params) {
+    : Task(model, playground::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params) {
   const std::string task = footstand ? "Go1Footstand" : "Go1Handstand";
   go1::CheckModel(model, params.kp, params.kd, task);
   if (params.dof_acc_scale != 0.0f)
@@ -78,7 +78,7 @@ void Go1HandstandTask::SampleInitialState(const Robot& /*robot*/, Rng& rng, Task
   const bool crouch = rng.Unit() < params_.init_from_crouch;
   const std::vector<float>& source = crouch ? crouch_qpos_ : home_qpos_;
   std::copy(source.begin(), source.end(), ws.qpos.begin());
-  go1::ScatterOnFloor(rng, ws.qpos.data());
+  playground::ScatterOnFloor(rng, ws.qpos.data());
   std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
   if (!crouch)
     for (int i = 0; i < 6; ++i) ws.qvel[size_t(i)] = rng.Uniform(-0.5f, 0.5f);
@@ -98,16 +98,16 @@ void Go1HandstandTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs
   Rng& rng = StreamOf(ws);
   robot.GetQpos(ws.qpos.data());
   robot.GetQvel(ws.qvel.data());
-  const go1::Imu imu = go1::ReadImu(robot, imu_);
+  const playground::Imu imu = playground::ReadImu(robot, imu_);
   const float level = params_.noise_level;
   float* state = obs;
   int n = 0;
-  for (int k = 0; k < 3; ++k) state[n++] = go1::Noisy(rng, imu.linvel[k], level, params_.noise_linvel);
-  for (int k = 0; k < 3; ++k) state[n++] = go1::Noisy(rng, imu.gyro[k], level, params_.noise_gyro);
-  for (int k = 0; k < 3; ++k) state[n++] = go1::Noisy(rng, imu.gravity[k], level, params_.noise_gravity);
+  for (int k = 0; k < 3; ++k) state[n++] = playground::Noisy(rng, imu.linvel[k], level, params_.noise_linvel);
+  for (int k = 0; k < 3; ++k) state[n++] = playground::Noisy(rng, imu.gyro[k], level, params_.noise_gyro);
+  for (int k = 0; k < 3; ++k) state[n++] = playground::Noisy(rng, imu.gravity[k], level, params_.noise_gravity);
   for (int i = 0; i < go1::kJoints; ++i)
-    state[n++] = go1::Noisy(rng, ws.qpos[size_t(7 + i)], level, params_.noise_joint_pos) - default_pose_[size_t(i)];
-  for (int i = 0; i < go1::kJoints; ++i) state[n++] = go1::Noisy(rng, ws.qvel[size_t(6 + i)], level, params_.noise_joint_vel);
+    state[n++] = playground::Noisy(rng, ws.qpos[size_t(7 + i)], level, params_.noise_joint_pos) - default_pose_[size_t(i)];
+  for (int i = 0; i < go1::kJoints; ++i) state[n++] = playground::Noisy(rng, ws.qvel[size_t(6 + i)], level, params_.noise_joint_vel);
   for (int i = 0; i < go1::kJoints; ++i) state[n++] = float(ws.memory[size_t(kObservedAction + i)]);
   go1::WriteTrueSensors(robot, imu, imu_, ws.qpos.data(), ws.qvel.data(), std::copy(state, state + kStateDim, obs + kStateDim));
 }

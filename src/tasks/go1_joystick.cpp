@@ -37,7 +37,7 @@ JPH::Vec3 Load3(const double* v) { return JPH::Vec3(float(v[0]), float(v[1]), fl
 }  // namespace
 
 Go1JoystickTask::Go1JoystickTask(const CompiledModel& model, const Go1JoystickParams& params)
-    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), foot_contacts_(MakeFootContacts(model)) {
+    : Task(model, playground::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), foot_contacts_(MakeFootContacts(model)) {
   const ModelDesc& desc = model.desc();
   go1::CheckModel(model, params.kp, params.kd, kTask);
   const KeyframeDesc& home = model.FindKeyframe("home", kTask);
@@ -99,12 +99,12 @@ void Go1JoystickTask::ResampleCommand(Rng& rng, double* command) const {
 }
 
 float Go1JoystickTask::Noisy(Rng& rng, float value, float scale) const {
-  return go1::Noisy(rng, value, params_.noise_level, scale);
+  return playground::Noisy(rng, value, params_.noise_level, scale);
 }
 
 void Go1JoystickTask::SampleInitialState(const Robot& /*robot*/, Rng& rng, TaskWorkspace& ws) const {
   std::copy(home_qpos_.begin(), home_qpos_.end(), ws.qpos.begin());
-  go1::ScatterOnFloor(rng, ws.qpos.data());
+  playground::ScatterOnFloor(rng, ws.qpos.data());
   std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
   for (int i = 0; i < 6; ++i) ws.qvel[size_t(i)] = rng.Uniform(-0.5f, 0.5f);
 
@@ -128,7 +128,7 @@ void Go1JoystickTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs)
   Rng& rng = StreamOf(ws);
   robot.GetQpos(ws.qpos.data());
   robot.GetQvel(ws.qvel.data());
-  const go1::Imu imu = go1::ReadImu(robot, imu_);
+  const playground::Imu imu = playground::ReadImu(robot, imu_);
   const JPH::Vec3 &gyro = imu.gyro, &linvel = imu.linvel, &gravity = imu.gravity;
   const JPH::Vec3 &accelerometer = imu.accelerometer, &global_angvel = imu.global_angvel;
   const double* memory = ws.memory.data();

@@ -1,7 +1,7 @@
 #include "tasks/h1_joystick_gait_tracking.h"
 
 #include "physics/world/sensors.h"
-#include "tasks/go1_model.h"
+#include "tasks/playground_robot.h"
 #include "tasks/playground_terms.h"
 #include "tasks/task_registry.h"
 
@@ -35,7 +35,7 @@ float Square(float x) { return x * x; }
 
 H1GaitTrackingTask::H1GaitTrackingTask(const CompiledModel& model, const H1JoystickGaitTrackingParams& params,
                                        bool inplace)
-    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), inplace_(inplace),
+    : Task(model, playground::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), inplace_(inplace),
       history_(inplace ? 3 : 1), base_dim_(inplace ? 63 : 66), state_dim_(base_dim_ + 2 * history_ * kJoints + 9) {
   const std::string task = inplace ? "H1InplaceGaitTracking" : "H1JoystickGaitTracking";
   const ModelDesc& desc = model.desc();
@@ -135,11 +135,11 @@ void H1GaitTrackingTask::UpdateObservation(const Robot& robot, TaskWorkspace& ws
   const JPH::Vec3 gyro = sensors::Gyro(robot, imu_), up = sensors::FrameZAxis(robot, imu_);
   double* obs = memory + kObservation;
   int n = 0;
-  for (int k = 0; k < 3; ++k) obs[n++] = go1::Noisy(rng, gyro[k], level, params_.noise_gyro);
-  for (int k = 0; k < 3; ++k) obs[n++] = go1::Noisy(rng, up[k], level, params_.noise_gravity);
+  for (int k = 0; k < 3; ++k) obs[n++] = playground::Noisy(rng, gyro[k], level, params_.noise_gyro);
+  for (int k = 0; k < 3; ++k) obs[n++] = playground::Noisy(rng, up[k], level, params_.noise_gravity);
   for (int i = 0; i < kJoints; ++i)
-    obs[n++] = go1::Noisy(rng, ws.qpos[size_t(7 + i)] - default_pose_[size_t(i)], level, params_.noise_joint_pos);
-  for (int i = 0; i < kJoints; ++i) obs[n++] = go1::Noisy(rng, ws.qvel[size_t(6 + i)], level, params_.noise_joint_vel);
+    obs[n++] = playground::Noisy(rng, ws.qpos[size_t(7 + i)] - default_pose_[size_t(i)], level, params_.noise_joint_pos);
+  for (int i = 0; i < kJoints; ++i) obs[n++] = playground::Noisy(rng, ws.qvel[size_t(6 + i)], level, params_.noise_joint_vel);
   for (int i = 0; i < kJoints; ++i) obs[n++] = memory[kLastAction + i];
   if (!inplace_)
     for (int k = 0; k < 3; ++k) obs[n++] = memory[kCommand + k];

@@ -1,7 +1,7 @@
 #include "tasks/humanoid_joystick.h"
 
 #include "physics/world/sensors.h"
-#include "tasks/go1_model.h"
+#include "tasks/playground_robot.h"
 #include "tasks/playground_terms.h"
 
 #include <algorithm>
@@ -13,7 +13,7 @@ namespace joltgym {
 HumanoidJoystickTask::HumanoidJoystickTask(const CompiledModel& model, const HumanoidJoystickSetup& setup,
                                            const HumanoidJoystickCommon& common, const std::vector<float>& joint_noise,
                                            const std::vector<const char*>& reward_names)
-    : Task(model, go1::FrameSkip(model, common.ctrl_dt, common.sim_dt)), setup_(setup), common_(common),
+    : Task(model, playground::FrameSkip(model, common.ctrl_dt, common.sim_dt)), setup_(setup), common_(common),
       joint_noise_(joint_noise) {
   const ModelDesc& desc = model.desc();
   const int n = setup.joints;
@@ -76,7 +76,7 @@ void HumanoidJoystickTask::SampleCommand(Rng& rng, double* command) const {
 
 void HumanoidJoystickTask::SampleInitialState(const Robot& /*robot*/, Rng& rng, TaskWorkspace& ws) const {
   std::copy(home_qpos_.begin(), home_qpos_.end(), ws.qpos.begin());
-  go1::ScatterOnFloor(rng, ws.qpos.data());
+  playground::ScatterOnFloor(rng, ws.qpos.data());
   for (int i = 0; i < setup_.joints; ++i) ws.qpos[size_t(7 + i)] *= rng.Uniform(0.5f, 1.5f);
   std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
   for (int i = 0; i < 6; ++i) ws.qvel[size_t(i)] = rng.Uniform(-0.5f, 0.5f);
@@ -127,19 +127,19 @@ void HumanoidJoystickTask::Observe(const Robot& robot, TaskWorkspace& ws, float*
   Rng& rng = StreamOf(ws);
   robot.GetQpos(ws.qpos.data());
   robot.GetQvel(ws.qvel.data());
-  const go1::Imu imu = go1::ReadImu(robot, imu_);
+  const playground::Imu imu = playground::ReadImu(robot, imu_);
   const double* memory = ws.memory.data();
   const float level = common_.noise_level;
   const int n = setup_.joints;
   float* state = obs;
   int k = 0;
-  for (int c = 0; c < 3; ++c) state[k++] = go1::Noisy(rng, imu.linvel[c], level, common_.noise_linvel);
-  for (int c = 0; c < 3; ++c) state[k++] = go1::Noisy(rng, imu.gyro[c], level, common_.noise_gyro);
-  for (int c = 0; c < 3; ++c) state[k++] = go1::Noisy(rng, imu.gravity[c], level, common_.noise_gravity);
+  for (int c = 0; c < 3; ++c) state[k++] = playground::Noisy(rng, imu.linvel[c], level, common_.noise_linvel);
+  for (int c = 0; c < 3; ++c) state[k++] = playground::Noisy(rng, imu.gyro[c], level, common_.noise_gyro);
+  for (int c = 0; c < 3; ++c) state[k++] = playground::Noisy(rng, imu.gravity[c], level, common_.noise_gravity);
   for (int c = 0; c < 3; ++c) state[k++] = float(memory[kObservedCommand + c]);
   for (int i = 0; i < n; ++i)
-    state[k++] = go1::Noisy(rng, ws.qpos[size_t(7 + i)] - default_pose_[size_t(i)], level, joint_noise_[size_t(i)]);
-  for (int i = 0; i < n; ++i) state[k++] = go1::Noisy(rng, ws.qvel[size_t(6 + i)], level, common_.noise_joint_vel);
+    state[k++] = playground::Noisy(rng, ws.qpos[size_t(7 + i)] - default_pose_[size_t(i)], level, joint_noise_[size_t(i)]);
+  for (int i = 0; i < n; ++i) state[k++] = playground::Noisy(rng, ws.qvel[size_t(6 + i)], level, common_.noise_joint_vel);
   for (int i = 0; i < n; ++i) state[k++] = float(memory[ObservedAction() + i]);
   state[k++] = float(std::cos(memory[kObservedPhase]));
   state[k++] = float(std::cos(memory[kObservedPhase + 1]));

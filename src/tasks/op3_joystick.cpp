@@ -1,7 +1,7 @@
 #include "tasks/op3_joystick.h"
 
 #include "physics/world/sensors.h"
-#include "tasks/go1_model.h"
+#include "tasks/playground_robot.h"
 #include "tasks/playground_terms.h"
 #include "tasks/task_registry.h"
 
@@ -26,7 +26,7 @@ float Square(float x) { return x * x; }
 }  // namespace
 
 Op3JoystickTask::Op3JoystickTask(const CompiledModel& model, const Op3JoystickParams& params)
-    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params) {
+    : Task(model, playground::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params) {
   const ModelDesc& desc = model.desc();
   if (model.nq() != 7 + kJoints || model.nv() != 6 + kJoints || model.nu() != kJoints || desc.joints.empty() ||
       desc.joints[0].type != JointType::Free)

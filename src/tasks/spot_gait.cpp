@@ -1,7 +1,7 @@
 #include "tasks/spot_gait.h"
 
 #include "physics/world/sensors.h"
-#include "tasks/go1_model.h"
+#include "tasks/playground_robot.h"
 #include "tasks/playground_terms.h"
 #include "tasks/task_registry.h"
 
@@ -28,7 +28,7 @@ float Square(float x) { return x * x; }
 }  // namespace
 
 SpotGaitTask::SpotGaitTask(const CompiledModel& model, const SpotGaitParams& params)
-    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), parts_(model, params, kTask) {
+    : Task(model, playground::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), parts_(model, params, kTask) {
   if (params.gait_count < 1 || params.gait_count > kGaits)
     throw std::invalid_argument(std::string(kTask) + ": gait_count must be 1-5 (trot, walk, pace, bound, pronk), got " +
                                 std::to_string(params.gait_count));
@@ -87,15 +87,15 @@ void SpotGaitTask::UpdateObservation(const Robot& robot, TaskWorkspace& ws, cons
   robot.GetQpos(ws.qpos.data());
   const float level = params_.noise_level;
   std::array<float, kJoints> noisy_q{};
-  for (int i = 0; i < kJoints; ++i) noisy_q[size_t(i)] = go1::Noisy(rng, ws.qpos[size_t(7 + i)], level, params_.noise_joint_pos);
+  for (int i = 0; i < kJoints; ++i) noisy_q[size_t(i)] = playground::Noisy(rng, ws.qpos[size_t(7 + i)], level, params_.noise_joint_pos);
   const playground::FrameHistory history{kErrorHistory, kJoints, kHistory};
   double* errors = history.Push(memory);
   for (int i = 0; i < kJoints; ++i) errors[i] = noisy_q[size_t(i)] - memory[kTargets + i];
   const JPH::Vec3 gyro = sensors::Gyro(robot, parts_.imu), up = sensors::FrameZAxis(robot, parts_.imu);
   double* obs = memory + kObservation;
   int n = 0;
-  for (int k = 0; k < 3; ++k) obs[n++] = go1::Noisy(rng, gyro[k], level, params_.noise_gyro);
-  for (int k = 0; k < 3; ++k) obs[n++] = go1::Noisy(rng, up[k], level, params_.noise_gravity);
+  for (int k = 0; k < 3; ++k) obs[n++] = playground::Noisy(rng, gyro[k], level, params_.noise_gyro);
+  for (int k = 0; k < 3; ++k) obs[n++] = playground::Noisy(rng, up[k], level, params_.noise_gravity);
   for (int i = 0; i < kJoints; ++i) obs[n++] = noisy_q[size_t(i)];  // the joints themselves, as EnvPool's
   for (int i = 0; i < kHistory * kJoints; ++i) obs[n++] = memory[kErrorHistory + i];
   for (int f = 0; f < kFeet; ++f) obs[n++] = contact[size_t(f)] ? 1.0 : 0.0;

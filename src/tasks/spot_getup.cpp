@@ -1,7 +1,7 @@
 #include "tasks/spot_getup.h"
 
 #include "physics/world/sensors.h"
-#include "tasks/go1_model.h"
+#include "tasks/playground_robot.h"
 #include "tasks/task_registry.h"
 
 #include <algorithm>
@@ -22,7 +22,7 @@ float Square(float x) { return x * x; }
 }  // namespace
 
 SpotGetupTask::SpotGetupTask(const CompiledModel& model, const SpotGetupParams& params)
-    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), parts_(model, params, kTask) {
+    : Task(model, playground::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), parts_(model, params, kTask) {
   if (!(params.settle_time >= 0.0f)) throw std::invalid_argument("settle_time must be >= 0");
   desired_height_ = parts_.home_qpos[2];
   memory_size_ = kMemorySize;
@@ -67,10 +67,10 @@ void SpotGetupTask::Observe(const Robot& robot, TaskWorkspace& ws, float* obs) c
   const float level = params_.noise_level;
   const JPH::Vec3 gyro = sensors::Gyro(robot, parts_.imu), up = sensors::FrameZAxis(robot, parts_.imu);
   int n = 0;
-  for (int k = 0; k < 3; ++k) obs[n++] = go1::Noisy(rng, gyro[k], level, params_.noise_gyro);
-  for (int k = 0; k < 3; ++k) obs[n++] = go1::Noisy(rng, up[k], level, params_.noise_gravity);
+  for (int k = 0; k < 3; ++k) obs[n++] = playground::Noisy(rng, gyro[k], level, params_.noise_gyro);
+  for (int k = 0; k < 3; ++k) obs[n++] = playground::Noisy(rng, up[k], level, params_.noise_gravity);
   for (int i = 0; i < kJoints; ++i)
-    obs[n++] = go1::Noisy(rng, ws.qpos[size_t(7 + i)] - parts_.default_pose[size_t(i)], level, params_.noise_joint_pos);
+    obs[n++] = playground::Noisy(rng, ws.qpos[size_t(7 + i)] - parts_.default_pose[size_t(i)], level, params_.noise_joint_pos);
   for (int i = 0; i < kJoints; ++i) obs[n++] = float(ws.memory[size_t(kObservedAction + i)]);
 }
 

@@ -1,7 +1,7 @@
 #include "tasks/spot_joystick.h"
 
 #include "physics/world/sensors.h"
-#include "tasks/go1_model.h"
+#include "tasks/playground_robot.h"
 #include "tasks/playground_terms.h"
 #include "tasks/task_registry.h"
 
@@ -23,7 +23,7 @@ float Square(float x) { return x * x; }
 }  // namespace
 
 SpotJoystickTask::SpotJoystickTask(const CompiledModel& model, const SpotParams& params)
-    : Task(model, go1::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), parts_(model, params, kTask) {
+    : Task(model, playground::FrameSkip(model, params.ctrl_dt, params.sim_dt)), params_(params), parts_(model, params, kTask) {
   memory_size_ = kMemorySize;
   action_bounds_.assign(kJoints, {-1.0f, 1.0f});
   observation_.Add("gyro", 3);
@@ -88,7 +88,7 @@ void SpotJoystickTask::UpdateObservation(const Robot& robot, TaskWorkspace& ws) 
   robot.GetQvel(ws.qvel.data());
   const float level = params_.noise_level;
   std::array<float, kJoints> noisy_q{};
-  for (int i = 0; i < kJoints; ++i) noisy_q[size_t(i)] = go1::Noisy(rng, ws.qpos[size_t(7 + i)], level, params_.noise_joint_pos);
+  for (int i = 0; i < kJoints; ++i) noisy_q[size_t(i)] = playground::Noisy(rng, ws.qpos[size_t(7 + i)], level, params_.noise_joint_pos);
   // framepos of each foot's site in the IMU's frame
   const JPH::Quat imu_rotation = robot.SiteRotation(parts_.imu).Conjugated();
   const JPH::RVec3 imu_position = robot.SitePosition(parts_.imu);
@@ -102,13 +102,13 @@ void SpotJoystickTask::UpdateObservation(const Robot& robot, TaskWorkspace& ws) 
   const JPH::Vec3 gyro = sensors::Gyro(robot, parts_.imu), up = sensors::FrameZAxis(robot, parts_.imu);
   double* state = memory + kObservation;
   int n = 0;
-  for (int k = 0; k < 3; ++k) state[n++] = go1::Noisy(rng, gyro[k], level, params_.noise_gyro);
-  for (int k = 0; k < 3; ++k) state[n++] = go1::Noisy(rng, up[k], level, params_.noise_gravity);
+  for (int k = 0; k < 3; ++k) state[n++] = playground::Noisy(rng, gyro[k], level, params_.noise_gyro);
+  for (int k = 0; k < 3; ++k) state[n++] = playground::Noisy(rng, up[k], level, params_.noise_gravity);
   for (int i = 0; i < kJoints; ++i) state[n++] = noisy_q[size_t(i)] - parts_.default_pose[size_t(i)];
   for (int i = 0; i < kHistory * kJoints; ++i) state[n++] = memory[kErrorHistory + i];
   const float feet_noise[3] = {params_.noise_feet_pos_x, params_.noise_feet_pos_y, params_.noise_feet_pos_z};
   for (int f = 0; f < kFeet; ++f)
-    for (int k = 0; k < 3; ++k) state[n++] = go1::Noisy(rng, feet_pos[size_t(f)][k], level, feet_noise[k]);
+    for (int k = 0; k < 3; ++k) state[n++] = playground::Noisy(rng, feet_pos[size_t(f)][k], level, feet_noise[k]);
   for (int i = 0; i < kJoints; ++i) state[n++] = memory[kLastAction + i];
   for (int k = 0; k < 3; ++k) state[n++] = memory[kCommand + k];
 

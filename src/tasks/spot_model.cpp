@@ -1,6 +1,6 @@
 #include "tasks/spot_model.h"
 
-#include "tasks/go1_model.h"
+#include "tasks/playground_robot.h"
 
 #include <stdexcept>
 
@@ -13,7 +13,7 @@ constexpr const char* kFootNames[kFeet] = {"FL", "FR", "HL", "HR"};
 }  // namespace
 
 Parts::Parts(const CompiledModel& model, const SpotParams& params, const std::string& task) {
-  go1::CheckModel(model, params.kp, params.kd, task, "Spot");
+  playground::CheckQuadruped(model, params.kp, params.kd, task, "Spot");
   if (params.history_len != kHistory)
     throw std::invalid_argument(task + ": history_len must be 3 (EnvPool's fixed history), got " +
                                 std::to_string(params.history_len));
