@@ -97,23 +97,27 @@ def test_draws_leave_the_tasks_own_draws_alone():
     np.testing.assert_array_equal(info_a["command"], info_b["command"])
 
 
-def trajectory(threads: int, robots_per_world: int):
-    venv = JoltVectorEnv(6, task=GO1, num_threads=threads, robots_per_world=robots_per_world, randomize="playground",
+def trajectory(threads: int, robots_per_world: int, task: str = GO1):
+    venv = JoltVectorEnv(6, task=task, num_threads=threads, robots_per_world=robots_per_world, randomize="playground",
                          max_episode_steps=25)
+    nu = venv.single_action_space.shape[0]
     obs, _ = venv.reset(seed=2)
     out = [flat(obs)]
     rng = np.random.default_rng(0)
     for _ in range(60):  # through two autoresets, each drawing anew
-        obs, reward, *_ = venv.step(rng.uniform(-1, 1, (6, 12)).astype(np.float32))
+        obs, reward, *_ = venv.step(rng.uniform(-1, 1, (6, nu)).astype(np.float32))
         out += [flat(obs), reward[:, None], venv.get_physics("body_mass"), venv.get_physics("floor_friction")]
+        if task != GO1:
+            out += [venv.get_physics("actuator_kp"), venv.get_physics("joint_damping")]
     venv.close()
     return np.concatenate(out, axis=1)
 
 
-def test_randomized_episodes_do_not_depend_on_threads_or_packing():
-    alone = trajectory(1, 1)
+@pytest.mark.parametrize("task", [GO1, "T1JoystickFlatTerrain"])  # T1's also draw kp and the ankles' damping
+def test_randomized_episodes_do_not_depend_on_threads_or_packing(task):
+    alone = trajectory(1, 1, task)
     for threads, robots_per_world in ((2, 1), (1, 3), (2, 6)):
-        np.testing.assert_array_equal(alone, trajectory(threads, robots_per_world))
+        np.testing.assert_array_equal(alone, trajectory(threads, robots_per_world, task))
 
 
 def test_set_physics_takes_one_row_for_all_envs_or_a_row_each():
