@@ -175,50 +175,35 @@ _G1_RANDOMIZATION = (
 )
 
 
-def _g1_task(name: str, scene: str) -> "TaskSpec":
-    """A G1 task of EnvPool's Playground ports on Playground's G1 scene ``scene``."""
+def _playground_task(name: str, robot: str, scene: str, edit: Callable[[mujoco.MjModel, dict[str, Any]], None],
+                     distance: float, elevation: float = -15.0, randomization: tuple | None = None,
+                     max_episode_steps: int = 1000) -> "TaskSpec":
+    """A task of EnvPool's Playground ports on Playground's scene ``<robot>/<scene>``, its env class
+    ``<Name>Env`` in ``joltgym.envs.<robot>``."""
     return TaskSpec(
         name=name,
-        xml_file=f"g1/{scene}",
+        xml_file=f"{robot}/{scene}",
         solver=_articulated(1, 2),
-        env_entry_point=f"joltgym.envs.g1:{name}Env",
-        max_episode_steps=1000,
-        camera={"distance": 2.5, "elevation": -15.0},
-        edit_model=_playground_timestep,
-        randomizations={"playground": _G1_RANDOMIZATION},
+        env_entry_point=f"joltgym.envs.{robot}:{name}Env",
+        max_episode_steps=max_episode_steps,
+        camera={"distance": distance, "elevation": elevation},
+        edit_model=edit,
+        randomizations={"playground": randomization} if randomization else {},
         family="playground",
     )
+
+
+def _g1_task(name: str, scene: str) -> "TaskSpec":
+    return _playground_task(name, "g1", scene, _playground_timestep, 2.5, randomization=_G1_RANDOMIZATION)
 
 
 def _go1_task(name: str, scene: str, max_episode_steps: int) -> "TaskSpec":
-    """A Go1 task of EnvPool's Playground ports on Playground's Go1 scene ``scene``."""
-    return TaskSpec(
-        name=name,
-        xml_file=f"go1/{scene}",
-        solver=_articulated(1, 2),
-        env_entry_point=f"joltgym.envs.go1:{name}Env",
-        max_episode_steps=max_episode_steps,
-        camera={"distance": 1.5, "elevation": -20.0},
-        edit_model=_playground_gains,
-        randomizations={"playground": _GO1_RANDOMIZATION},
-        family="playground",
-    )
+    return _playground_task(name, "go1", scene, _playground_gains, 1.5, -20.0, _GO1_RANDOMIZATION, max_episode_steps)
 
 
 def _berkeley_task(name: str, scene: str) -> "TaskSpec":
-    """A Berkeley Humanoid task of EnvPool's Playground ports on Playground's scene ``scene``."""
-    return TaskSpec(
-        name=name,
-        xml_file=f"berkeley_humanoid/{scene}",
-        solver=_articulated(1, 2),
-        env_entry_point=f"joltgym.envs.berkeley_humanoid:{name}Env",
-        max_episode_steps=1000,
-        camera={"distance": 2.0, "elevation": -15.0},
-        edit_model=_playground_timestep,
-        # berkeley_humanoid/randomize.py draws Go1's ranges (12 joints, the torso's mass)
-        randomizations={"playground": _GO1_RANDOMIZATION},
-        family="playground",
-    )
+    # berkeley_humanoid/randomize.py draws Go1's ranges (12 joints, the torso's mass)
+    return _playground_task(name, "berkeley_humanoid", scene, _playground_timestep, 2.0, randomization=_GO1_RANDOMIZATION)
 
 
 # MuJoCo Playground's T1 domain randomisation (t1/randomize.py) but for its qpos0 jitter: the ankles'
@@ -235,46 +220,15 @@ _T1_RANDOMIZATION = (
 
 
 def _t1_task(name: str, scene: str) -> "TaskSpec":
-    """A T1 task of EnvPool's Playground ports on Playground's T1 scene ``scene``."""
-    return TaskSpec(
-        name=name,
-        xml_file=f"t1/{scene}",
-        solver=_articulated(1, 2),
-        env_entry_point=f"joltgym.envs.t1:{name}Env",
-        max_episode_steps=1000,
-        camera={"distance": 2.5, "elevation": -15.0},
-        edit_model=_playground_timestep,
-        randomizations={"playground": _T1_RANDOMIZATION},
-        family="playground",
-    )
+    return _playground_task(name, "t1", scene, _playground_timestep, 2.5, randomization=_T1_RANDOMIZATION)
 
 
 def _h1_task(name: str) -> "TaskSpec":
-    """An H1 task of EnvPool's Playground ports (Playground's feet-only H1 scene)."""
-    return TaskSpec(
-        name=name,
-        xml_file="h1/scene_mjx_feetonly.xml",
-        solver=_articulated(1, 2),
-        env_entry_point=f"joltgym.envs.h1:{name}Env",
-        max_episode_steps=1000,
-        camera={"distance": 3.0, "elevation": -15.0},
-        edit_model=_playground_timestep,
-        family="playground",
-    )
+    return _playground_task(name, "h1", "scene_mjx_feetonly.xml", _playground_timestep, 3.0)
 
 
 def _spot_task(name: str, scene: str, max_episode_steps: int) -> "TaskSpec":
-    """A Spot task of EnvPool's Playground ports on Playground's Spot scene ``scene``."""
-    return TaskSpec(
-        name=name,
-        xml_file=f"spot/{scene}",
-        solver=_articulated(1, 2),
-        env_entry_point=f"joltgym.envs.spot:{name}Env",
-        max_episode_steps=max_episode_steps,
-        camera={"distance": 2.5, "elevation": -20.0},
-        edit_model=_playground_gains,
-        family="playground",
-    )
+    return _playground_task(name, "spot", scene, _playground_gains, 2.5, -20.0, max_episode_steps=max_episode_steps)
 
 
 def _articulated(substeps: int, velocity_iterations: int, **kwargs: Any) -> SolverSettings:
@@ -394,27 +348,9 @@ TASKS: dict[str, TaskSpec] = {
         _g1_task("G1JoystickFlatTerrain", "scene_mjx_feetonly_flat_terrain.xml"),
         _g1_task("G1JoystickRoughTerrain", "scene_mjx_feetonly_rough_terrain.xml"),
         # MuJoCo Menagerie's Google Barkour vB, as Playground trains it: kicked now and then
-        TaskSpec(
-            name="BarkourJoystick",
-            xml_file="barkour/scene_mjx.xml",
-            solver=_articulated(1, 2),
-            env_entry_point="joltgym.envs.barkour:BarkourJoystickEnv",
-            max_episode_steps=1000,
-            camera={"distance": 1.5, "elevation": -20.0},
-            edit_model=_barkour_gains,
-            family="playground",
-        ),
+        _playground_task("BarkourJoystick", "barkour", "scene_mjx.xml", _barkour_gains, 1.5, -20.0),
         # MuJoCo Playground's Robotis OP3: feet only collide
-        TaskSpec(
-            name="Op3Joystick",
-            xml_file="op3/scene_mjx_feetonly.xml",
-            solver=_articulated(1, 2),
-            env_entry_point="joltgym.envs.op3:Op3JoystickEnv",
-            max_episode_steps=1000,
-            camera={"distance": 1.2, "elevation": -15.0},
-            edit_model=_playground_gains,
-            family="playground",
-        ),
+        _playground_task("Op3Joystick", "op3", "scene_mjx_feetonly.xml", _playground_gains, 1.2),
         # MuJoCo Playground's Boston Dynamics Spot: feet only collide when it walks, every geom when it gets up
         _spot_task("SpotFlatTerrainJoystick", "scene_mjx_feetonly_flat_terrain.xml", 1000),
         _spot_task("SpotGetup", "scene_mjx_flat_terrain.xml", 300),
@@ -426,16 +362,8 @@ TASKS: dict[str, TaskSpec] = {
         _t1_task("T1JoystickFlatTerrain", "scene_mjx_feetonly_flat_terrain.xml"),
         _t1_task("T1JoystickRoughTerrain", "scene_mjx_feetonly_rough_terrain.xml"),
         # MuJoCo Playground's Apptronik Apollo (implicitfast): explicit pairs collide
-        TaskSpec(
-            name="ApolloJoystickFlatTerrain",
-            xml_file="apollo/scene_mjx_feetonly_flat_terrain.xml",
-            solver=_articulated(1, 2),
-            env_entry_point="joltgym.envs.apollo:ApolloJoystickFlatTerrainEnv",
-            max_episode_steps=1000,
-            camera={"distance": 3.0, "elevation": -15.0},
-            edit_model=_playground_timestep,
-            family="playground",
-        ),
+        _playground_task("ApolloJoystickFlatTerrain", "apollo", "scene_mjx_feetonly_flat_terrain.xml", _playground_timestep,
+                         3.0),
         # MuJoCo Playground's Unitree H1: three spheres under each foot collide
         _h1_task("H1JoystickGaitTracking"),
         _h1_task("H1InplaceGaitTracking"),

@@ -59,8 +59,8 @@ BerkeleyHumanoidJoystickTask::BerkeleyHumanoidJoystickTask(const CompiledModel& 
   knees_ = {joint("LL_KFE"), joint("LR_KFE")};
 }
 
-void BerkeleyHumanoidJoystickTask::Terms(const Robot& robot, const float* /*action*/, const TaskWorkspace& ws,
-                                         const StepState& step, float* terms) const {
+void BerkeleyHumanoidJoystickTask::Terms(const Robot& robot, const TaskWorkspace& ws, const StepState& step,
+                                         float* terms) const {
   const JPH::Vec3 linvel = sensors::Velocimeter(robot, imu()), gyro = sensors::Gyro(robot, imu());
   const JPH::Vec3 global_linvel = sensors::FrameLinVel(robot, imu()), global_angvel = sensors::FrameAngVel(robot, imu());
   const JPH::Vec3 up = sensors::FrameZAxis(robot, imu());

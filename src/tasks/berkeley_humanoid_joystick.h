@@ -124,8 +124,7 @@ class BerkeleyHumanoidJoystickTask final : public HumanoidJoystickTask {
   BerkeleyHumanoidJoystickTask(const CompiledModel& model, const BerkeleyHumanoidJoystickParams& params);
 
  private:
-  void Terms(const Robot& robot, const float* action, const TaskWorkspace& ws, const StepState& step,
-             float* terms) const override;
+  void Terms(const Robot& robot, const TaskWorkspace& ws, const StepState& step, float* terms) const override;
 
   BerkeleyHumanoidJoystickParams params_;
   std::array<int, 4> hips_{};  // left roll, left abduction, right roll, right abduction

@@ -91,7 +91,7 @@ bool G1JoystickTask::Terminated(const Robot& robot, const TaskWorkspace& ws) con
   return sensors::FrameZAxis(robot, torso_imu_).GetZ() < 0.0f || crossed || !finite;
 }
 
-void G1JoystickTask::Terms(const Robot& robot, const float* /*action*/, const TaskWorkspace& ws, const StepState& step,
+void G1JoystickTask::Terms(const Robot& robot, const TaskWorkspace& ws, const StepState& step,
                            float* terms) const {
   const JPH::Vec3& command = step.command;
   const JPH::Vec3 linvel = sensors::Velocimeter(robot, imu());

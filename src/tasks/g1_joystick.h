@@ -127,8 +127,7 @@ class G1JoystickTask final : public HumanoidJoystickTask {
   G1JoystickTask(const CompiledModel& model, const G1JoystickParams& params);
 
  private:
-  void Terms(const Robot& robot, const float* action, const TaskWorkspace& ws, const StepState& step,
-             float* terms) const override;
+  void Terms(const Robot& robot, const TaskWorkspace& ws, const StepState& step, float* terms) const override;
   // The torso turned over, a foot on the other foot or shin, or a state that is not finite.
   bool Terminated(const Robot& robot, const TaskWorkspace& ws) const override;
   float FootForceZ(const Robot& robot, int foot) const;

@@ -177,7 +177,6 @@ StepOutcome HumanoidJoystickTask::Score(Robot& robot, const float* action, TaskW
     step.foot_z[size_t(f)] = float((robot.SitePosition(foot_sites_[size_t(f)]) - robot.origin()).GetZ());
     memory[kSwingPeak + f] = std::max(memory[kSwingPeak + f], double(step.foot_z[size_t(f)]));
   }
-  step.last_action = memory + kLastAction;
   step.command = JPH::Vec3(float(memory[kCommand]), float(memory[kCommand + 1]), float(memory[kCommand + 2]));
   step.terminated = Terminated(robot, ws);
   const std::vector<float>& force = robot.actuator_forces();
@@ -211,7 +210,7 @@ StepOutcome HumanoidJoystickTask::Score(Robot& robot, const float* action, TaskW
   }
 
   std::array<float, kMaxRewardTerms> terms{};
-  Terms(robot, action, ws, step, terms.data());
+  Terms(robot, ws, step, terms.data());
   float total = 0.0f;
   for (size_t t = 0; t < reward_slots_.size(); ++t) {
     total += terms[t];

@@ -63,7 +63,6 @@ class HumanoidJoystickTask : public Task {
   struct StepState {
     std::array<bool, kFeet> contact{}, first_contact{};
     std::array<float, kFeet> foot_z{};
-    const double* last_action = nullptr;  // the previous step's action
     JPH::Vec3 command;
     bool terminated = false;
     int contacts = 0;            // feet touching the floor
@@ -86,8 +85,7 @@ class HumanoidJoystickTask : public Task {
                        const std::vector<const char*>& reward_names);
 
   // The step's reward terms, in the order of reward_names, into `terms`.
-  virtual void Terms(const Robot& robot, const float* action, const TaskWorkspace& ws, const StepState& step,
-                     float* terms) const = 0;
+  virtual void Terms(const Robot& robot, const TaskWorkspace& ws, const StepState& step, float* terms) const = 0;
   // The episode ends when the IMU's up vector points down or the state is not finite.
   virtual bool Terminated(const Robot& robot, const TaskWorkspace& ws) const;
 

@@ -59,7 +59,7 @@ T1JoystickTask::T1JoystickTask(const CompiledModel& model, const T1JoystickParam
   feet_touching_ = std::make_unique<GeomContact>(model, "left_foot", "right_foot", kTask);
 }
 
-void T1JoystickTask::Terms(const Robot& robot, const float* /*action*/, const TaskWorkspace& ws, const StepState& step,
+void T1JoystickTask::Terms(const Robot& robot, const TaskWorkspace& ws, const StepState& step,
                            float* terms) const {
   const JPH::Vec3 linvel = sensors::Velocimeter(robot, imu()), gyro = sensors::Gyro(robot, imu());
   const JPH::Vec3 global_linvel = sensors::FrameLinVel(robot, imu()), up = sensors::FrameZAxis(robot, imu());

@@ -126,8 +126,7 @@ class T1JoystickTask final : public HumanoidJoystickTask {
   T1JoystickTask(const CompiledModel& model, const T1JoystickParams& params);
 
  private:
-  void Terms(const Robot& robot, const float* action, const TaskWorkspace& ws, const StepState& step,
-             float* terms) const override;
+  void Terms(const Robot& robot, const TaskWorkspace& ws, const StepState& step, float* terms) const override;
 
   T1JoystickParams params_;
   std::array<int, 4> hips_{};  // left roll, left yaw, right roll, right yaw
