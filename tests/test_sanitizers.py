@@ -49,7 +49,13 @@ KINDS = {
         tests=["tests/test_concurrency.py", "tests/test_packed_worlds.py", "tests/test_vector_env.py",
                "tests/test_marl_vector.py"],
         ignore=[],
-        deselect=[],
+        # The pool's threads run every task alike: Go1's, G1's, OP3's and Barkour's stand for the robots
+        # added since, whose thread-count runs take minutes each under TSan.
+        deselect=[f"tests/test_vector_env.py::test_every_task_gives_the_same_episodes_for_any_thread_count_and_on_a_second_reset[{t}]"
+                  for t in ("ApolloJoystickFlatTerrain", "BerkeleyHumanoidJoystickFlatTerrain",
+                            "BerkeleyHumanoidJoystickRoughTerrain", "H1InplaceGaitTracking", "H1JoystickGaitTracking",
+                            "SpotFlatTerrainJoystick", "SpotGetup", "SpotJoystickGaitTracking", "T1JoystickFlatTerrain",
+                            "T1JoystickRoughTerrain")],
     ),
 }
 
