@@ -106,3 +106,17 @@ def test_bench_vector_machine_processes_run_the_pools_work(monkeypatch):
     finally:
         for c in contenders:
             c.close()
+
+
+def test_bench_async_runs_every_contender_of_the_rollout_loop():
+    text = run("bench_async.py", "--tasks", "Hopper", "--envs", "8", "--threads", "1", "--rounds", "1", "--steps", "400")
+    rows = re.findall(r"^\| Hopper \| 1 \| (sync|async \d+) \| ([\d,]+) \(([\d,]+)\) \| ([\d,]+) \(([\d,]+)\) \|", text, re.M)
+    assert [r[0] for r in rows] == ["sync", "async 4", "async 2"]
+    assert all(float(v.replace(",", "")) > 0 for r in rows for v in r[1:])
+
+
+def test_async_rollout_example_runs_both_loops():
+    out = subprocess.run([sys.executable, str(BENCHMARKS.parent / "examples" / "async_rollout.py"), "--task", "Hopper",
+                          "--envs", "8", "--steps", "400"], check=True, timeout=600, capture_output=True, text=True).stdout
+    assert re.search(r"synchronous \(batch_size\s+8\):\s+[\d,]+ env steps", out)
+    assert re.search(r"asynchronous \(batch_size\s+4\):\s+[\d,]+ env steps", out)

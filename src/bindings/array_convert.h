@@ -4,6 +4,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,15 @@ T* Writable(py::array& array, std::vector<py::ssize_t> shape, const char* what) 
   for (size_t i = 0; ok && i < shape.size(); ++i) ok = array.shape(py::ssize_t(i)) == shape[i];
   if (!ok) throw py::value_error(std::string(what) + ": buffer has the wrong shape");
   return static_cast<T*>(array.mutable_data());
+}
+
+// Per-env seeds: null for None, else a uint64 array of n seeds kept alive in `keep`.
+inline const std::uint64_t* SeedsOrNull(const py::object& seeds, py::ssize_t n, Buffer<std::uint64_t>& keep) {
+  if (seeds.is_none()) return nullptr;
+  keep = Buffer<std::uint64_t>::ensure(seeds);
+  if (!keep || keep.ndim() != 1 || keep.shape(0) != n)
+    throw py::value_error("seeds must be a uint64 array of length num_envs");
+  return keep.data();
 }
 
 }  // namespace joltgym::bindings

@@ -1,5 +1,6 @@
 // Multi-agent tasks and the single multi-agent env: conversion and GIL release only.
 #include "bindings/array_convert.h"
+#include "bindings/async_bindings.h"
 #include "bindings/bindings.h"
 #include "bindings/render_frame.h"
 #include "bindings/task_params_convert.h"
@@ -56,10 +57,11 @@ py::tuple Outputs(const MultiAgentTask& t) {
                         py::array_t<double>({n, py::ssize_t(t.info_layout().size())}));
 }
 
-MultiAgentPoolOutput PoolOutputs(MultiAgentPool& pool, const py::list& outputs) {
+// The pool's outputs in the caller's buffers of w rows (every env's, or a batch's).
+MultiAgentPoolOutput PoolOutputs(MultiAgentPool& pool, const py::list& outputs, py::ssize_t w) {
   if (outputs.size() != 9) throw py::value_error("outputs: 9 buffers expected");
   const MultiAgentTask& t = pool.task();
-  const py::ssize_t w = pool.num_envs(), a = t.num_agents();
+  const py::ssize_t a = t.num_agents();
   auto at = [&](size_t i) { return outputs[i].cast<py::array>(); };
   py::array obs = at(0), state = at(1), rewards = at(2), terminated = at(3), truncated = at(4), infos = at(5),
             was_reset = at(6), acted = at(7), diverged = at(8);
@@ -252,21 +254,58 @@ void BindMarl(py::module_& m) {
   auto pool = py::class_<MultiAgentPool>(m, "MultiAgentPool",
                              "num_envs envs of one multi-agent task on persistent native threads (NEXT_STEP autoreset).")
       .def(py::init([](std::shared_ptr<MultiAgentTask> task, int num_envs, int num_threads, int max_episode_steps,
-                       std::uint64_t entropy, int envs_per_world) {
+                       std::uint64_t entropy, int envs_per_world, int batch_size) {
              if (!task) throw py::value_error("MultiAgentPool needs a task");
              if (num_envs < 1) throw py::value_error("num_envs must be >= 1, got " + std::to_string(num_envs));
              if (num_threads < 1) throw py::value_error("num_threads must be >= 1");
+             if (batch_size < 0 || batch_size > num_envs)
+               throw py::value_error("batch_size must be in [1, num_envs=" + std::to_string(num_envs) +
+                                     "] (0: num_envs), got " + std::to_string(batch_size));
              py::gil_scoped_release release;
              return std::make_unique<MultiAgentPool>(task, num_envs, num_threads, max_episode_steps, entropy,
-                                                     envs_per_world);
+                                                     envs_per_world, batch_size);
            }),
            py::arg("task"), py::arg("num_envs"), py::arg("num_threads") = 1, py::arg("max_episode_steps") = 0,
-           py::arg("entropy") = 0, py::arg("envs_per_world") = 0,
+           py::arg("entropy") = 0, py::arg("envs_per_world") = 0, py::arg("batch_size") = 0,
            "envs_per_world: envs packed into one Jolt world (0: the pool chooses; > 1 only for tasks whose robots "
            "touch nothing through Jolt, the factorised robots).")
       .def_property_readonly("num_envs", &MultiAgentPool::num_envs)
       .def_property_readonly("num_threads", &MultiAgentPool::num_threads)
       .def_property_readonly("envs_per_world", &MultiAgentPool::envs_per_world)
+      .def_property_readonly(
+          "world_sizes",
+          [](const MultiAgentPool& self) {
+            std::vector<int> sizes;
+            for (int g = 0; g < self.packing().worlds(); ++g) sizes.push_back(self.packing().SizeOf(g));
+            return sizes;
+          },
+          "envs in each Jolt world, consecutive envs together")
+      .def(
+          "send",
+          [](MultiAgentPool& self, const py::object& actions, const py::object& env_ids) {
+            const MultiAgentTask& t = self.task();
+            Buffer<std::int32_t> ids = EnvIds(env_ids);
+            auto a = AsFloatArray(actions, {ids.shape(0), t.num_agents(), t.max_act_dim()}, "actions");
+            py::gil_scoped_release release;
+            self.Send(ids.data(), int(ids.shape(0)), a.data());
+          },
+          py::arg("actions"), py::arg("env_ids"), "Send env_ids[k] the actions [k] and return while they step.")
+      .def(
+          "recv_into",
+          [](MultiAgentPool& self, const py::list& outputs) {
+            const py::ssize_t b = self.batch_size();
+            MultiAgentPoolOutput out = PoolOutputs(self, outputs, b);
+            py::array_t<std::int32_t> env_ids(b);
+            {
+              py::gil_scoped_release release;
+              self.Recv(env_ids.mutable_data(), out);
+            }
+            const bool diverged = std::any_of(out.diverged, out.diverged + b, [](bool d) { return d; });
+            return py::make_tuple(env_ids, diverged);
+          },
+          py::arg("outputs"),
+          "Wait for the next batch_size envs into outputs (step_into's, batch_size rows); returns (env_ids, "
+          "whether any env's physics diverged).")
       .def("set_knob", [](MultiAgentPool& self, int index, float value) {
              CheckKnobValue(KnobAt(self.task(), index), value);
              self.SetKnob(index, value);
@@ -274,15 +313,11 @@ void BindMarl(py::module_& m) {
       .def(
           "reset_into",
           [](MultiAgentPool& self, const py::list& outputs, const py::object& seeds) {
-            MultiAgentPoolOutput out = PoolOutputs(self, outputs);
-            Buffer<std::uint64_t> seed_array;
-            if (!seeds.is_none()) {
-              seed_array = Buffer<std::uint64_t>::ensure(seeds);
-              if (!seed_array || seed_array.ndim() != 1 || seed_array.shape(0) != self.num_envs())
-                throw py::value_error("seeds must be a uint64 array of length num_envs");
-            }
+            MultiAgentPoolOutput out = PoolOutputs(self, outputs, self.num_envs());
+            Buffer<std::uint64_t> keep;
+            const std::uint64_t* seed_array = SeedsOrNull(seeds, self.num_envs(), keep);
             py::gil_scoped_release release;
-            self.Reset(seeds.is_none() ? nullptr : seed_array.data(), out);
+            self.Reset(seed_array, out);
           },
           py::arg("outputs"), py::arg("seeds") = py::none(),
           "Reset every env into outputs = [obs, state, rewards, terminated, truncated, infos, was_reset, acted, diverged].")
@@ -291,7 +326,7 @@ void BindMarl(py::module_& m) {
           [](MultiAgentPool& self, const py::object& actions, const py::list& outputs) {
             const MultiAgentTask& t = self.task();
             auto a = AsFloatArray(actions, {self.num_envs(), t.num_agents(), t.max_act_dim()}, "actions");
-            MultiAgentPoolOutput out = PoolOutputs(self, outputs);
+            MultiAgentPoolOutput out = PoolOutputs(self, outputs, self.num_envs());
             {
               py::gil_scoped_release release;
               self.Step(a.data(), out);
@@ -301,6 +336,7 @@ void BindMarl(py::module_& m) {
           },
           py::arg("actions"), py::arg("outputs"),
           "Step every env (actions [num_envs, agents, max_act_dim]); returns whether any env's physics diverged.");
+  DefAsyncCounters<MultiAgentPool>(pool);
   DefRenderOfEach<MultiAgentPool>(pool, [](MultiAgentPool& p) { return p.num_envs(); },
                                   [](MultiAgentPool& p, int env) { return p.RobotOfEnv(env); });
   pool.def(

@@ -1,5 +1,6 @@
 // WorldPool: batched stepping into caller-owned NumPy buffers with the GIL released.
 #include "bindings/array_convert.h"
+#include "bindings/async_bindings.h"
 #include "bindings/bindings.h"
 #include "bindings/physics_parameters.h"
 #include "bindings/render_frame.h"
@@ -39,11 +40,12 @@ py::dict StepInfos(const InfoLayout& layout, const double* rows, const bool* was
   return infos;
 }
 
-// The pool's step outputs in the caller's buffers, each checked for its shape and dtype by name.
+// The pool's step outputs in the caller's buffers of n rows (every env's, or a batch's), each
+// checked for its shape and dtype by name.
 PoolStepOutput StepOutputs(const WorldPool& pool, py::array& obs, py::array& rewards, py::array& terminated,
                            py::array& truncated, py::array& infos, py::array& was_reset, py::array& final_obs,
-                           py::array& final_infos) {
-  const py::ssize_t n = pool.num_envs(), columns = py::ssize_t(pool.info_size());
+                           py::array& final_infos, py::ssize_t n) {
+  const py::ssize_t columns = py::ssize_t(pool.info_size());
   PoolStepOutput out;
   out.obs = Writable<float>(obs, {n, pool.obs_dim()}, "obs");
   out.rewards = Writable<float>(rewards, {n}, "rewards");
@@ -54,6 +56,29 @@ PoolStepOutput StepOutputs(const WorldPool& pool, py::array& obs, py::array& rew
   out.final_obs = Writable<float>(final_obs, {n, pool.obs_dim()}, "final_obs");
   out.final_infos = Writable<double>(final_infos, {n, columns}, "final_infos");
   return out;
+}
+
+// Gymnasium's (obs, rewards, terminated, truncated, infos) of n rows, then whether any env
+// diverged and whether any was reset, so that the Python around reads two bools rather than run a
+// NumPy any() whose objects are cold after the physics. Rewards are a new float64 array, or with
+// `raw_rewards` the float32 buffer `rewards` itself (which the next call overwrites).
+py::tuple StepResults(const WorldPool& pool, const PoolStepOutput& out, const py::array& obs, const py::array& rewards,
+                      const py::array& terminated, const py::array& truncated, py::ssize_t n, bool raw_rewards) {
+  py::object reward_array = rewards;
+  if (!raw_rewards) {
+    py::array_t<double> rewards64(n);
+    std::copy(out.rewards, out.rewards + n, rewards64.mutable_data());
+    reward_array = rewards64;
+  }
+  const bool any_diverged = std::any_of(out.diverged, out.diverged + n, [](bool d) { return d; });
+  const bool any_reset = std::any_of(out.was_reset, out.was_reset + n, [](bool r) { return r; });
+  return py::make_tuple(obs, reward_array, terminated, truncated,
+                        StepInfos(pool.task().info_layout(), out.infos, out.was_reset, n), any_diverged, any_reset);
+}
+
+// A caller's flag buffer of n bools, or a new one for None.
+py::array FlagsOrNew(const py::object& flags, py::ssize_t n) {
+  return flags.is_none() ? py::array(py::array_t<bool>(n)) : flags.cast<py::array>();
 }
 
 }  // namespace
@@ -157,20 +182,59 @@ void BindPool(py::module_& m) {
                         "num_envs independent environments of one task on persistent native threads.")
       .def(py::init([](std::shared_ptr<CompiledModel> model, std::shared_ptr<Task> task, int num_envs,
                        int num_threads, int max_episode_steps, AutoresetMode mode, std::uint64_t entropy,
-                       int robots_per_world) {
+                       int robots_per_world, int batch_size) {
              if (num_envs < 1) throw py::value_error("num_envs must be >= 1, got " + std::to_string(num_envs));
+             if (batch_size < 0 || batch_size > num_envs)
+               throw py::value_error("batch_size must be in [1, num_envs=" + std::to_string(num_envs) +
+                                     "] (0: num_envs), got " + std::to_string(batch_size));
              if (num_threads < 0) throw py::value_error("num_threads must be >= 0 (0: automatic)");
              if (robots_per_world < 0) throw py::value_error("robots_per_world must be >= 0 (0: automatic)");
              if (num_threads == 0)
                num_threads = std::max(1, std::min(16, int(std::thread::hardware_concurrency())));
              py::gil_scoped_release release;
              return std::make_unique<WorldPool>(model, task, num_envs, num_threads, max_episode_steps, mode,
-                                                entropy, robots_per_world);
+                                                entropy, robots_per_world, batch_size);
            }),
            py::arg("model"), py::arg("task"), py::arg("num_envs"), py::arg("num_threads") = 0,
            py::arg("max_episode_steps") = 0, py::arg("autoreset_mode") = AutoresetMode::NextStep,
-           py::arg("entropy") = 0, py::arg("robots_per_world") = 0)
+           py::arg("entropy") = 0, py::arg("robots_per_world") = 0, py::arg("batch_size") = 0)
       .def_property_readonly("num_envs", &WorldPool::num_envs)
+      .def(
+          "send",
+          [](WorldPool& self, const py::object& actions, const py::object& env_ids) {
+            Buffer<std::int32_t> ids = EnvIds(env_ids);
+            const py::ssize_t count = ids.shape(0);
+            auto a = AsFloatArray(actions, {count, self.act_dim()}, "actions");
+            py::gil_scoped_release release;
+            self.Send(ids.data(), int(count), a.data());
+          },
+          py::arg("actions"), py::arg("env_ids"),
+          "Send env_ids[k] the action row k and return while their worlds step.")
+      .def(
+          "recv_arrays",
+          [](WorldPool& self, const py::object& obs, py::array rewards, py::array infos, py::array was_reset,
+             py::array final_obs, py::array final_infos, py::array diverged, const py::object& terminated_out,
+             const py::object& truncated_out) {
+            const py::ssize_t b = self.batch_size();
+            py::array obs_out = obs.is_none() ? py::array(py::array_t<float>({b, py::ssize_t(self.obs_dim())}))
+                                              : obs.cast<py::array>();
+            py::array terminated = FlagsOrNew(terminated_out, b), truncated = FlagsOrNew(truncated_out, b);
+            py::array_t<std::int32_t> env_ids(b);
+            PoolStepOutput out =
+                StepOutputs(self, obs_out, rewards, terminated, truncated, infos, was_reset, final_obs, final_infos, b);
+            out.diverged = Writable<bool>(diverged, {b}, "diverged");
+            {
+              py::gil_scoped_release release;
+              self.Recv(env_ids.mutable_data(), out);
+            }
+            return py::make_tuple(env_ids,
+                                  StepResults(self, out, obs_out, rewards, terminated, truncated, b, !obs.is_none()));
+          },
+          py::arg("obs"), py::arg("rewards"), py::arg("infos"), py::arg("was_reset"), py::arg("final_obs"),
+          py::arg("final_infos"), py::arg("diverged"), py::arg("terminated") = py::none(),
+          py::arg("truncated") = py::none(),
+          "Wait for the next batch_size envs; returns (env_ids, step_arrays' results for those rows), obs "
+          "into `obs` unless None. Buffers have batch_size rows.")
       .def_property_readonly("robots_per_world", &WorldPool::robots_per_world,
                              "envs whose robots share one Jolt world (they never touch): the largest world's")
       .def_property_readonly(
@@ -193,21 +257,16 @@ void BindPool(py::module_& m) {
             const py::ssize_t n = self.num_envs();
             float* o = Writable<float>(obs, {n, self.obs_dim()}, "obs");
             double* info = Writable<double>(infos, {n, py::ssize_t(self.info_size())}, "infos");
-            Buffer<std::uint64_t> seed_array;
+            Buffer<std::uint64_t> keep;
+            const std::uint64_t* seed_array = SeedsOrNull(seeds, n, keep);
             Buffer<bool> mask_array;
-            if (!seeds.is_none()) {
-              seed_array = Buffer<std::uint64_t>::ensure(seeds);
-              if (!seed_array || seed_array.ndim() != 1 || seed_array.shape(0) != n)
-                throw py::value_error("seeds must be a uint64 array of length num_envs");
-            }
             if (!mask.is_none()) {
               mask_array = Buffer<bool>::ensure(mask);
               if (!mask_array || mask_array.ndim() != 1 || mask_array.shape(0) != n)
                 throw py::value_error("reset_mask must be a bool array of length num_envs");
             }
             py::gil_scoped_release release;
-            self.Reset(seeds.is_none() ? nullptr : seed_array.data(), mask.is_none() ? nullptr : mask_array.data(),
-                       o, info);
+            self.Reset(seed_array, mask.is_none() ? nullptr : mask_array.data(), o, info);
           },
           py::arg("obs"), py::arg("infos"), py::arg("seeds") = py::none(), py::arg("mask") = py::none(),
           "Reset the masked envs (all by default) into the given buffers.")
@@ -219,7 +278,7 @@ void BindPool(py::module_& m) {
             const py::ssize_t n = self.num_envs();
             auto a = AsFloatArray(actions, {n, self.act_dim()}, "actions");
             PoolStepOutput out =
-                StepOutputs(self, obs, rewards, terminated, truncated, infos, was_reset, final_obs, final_infos);
+                StepOutputs(self, obs, rewards, terminated, truncated, infos, was_reset, final_obs, final_infos, n);
             py::array diverged_array;
             if (!diverged.is_none()) {
               diverged_array = diverged.cast<py::array>();
@@ -236,33 +295,28 @@ void BindPool(py::module_& m) {
       .def(
           "step_arrays",
           [](WorldPool& self, const py::object& actions, const py::object& obs, py::array rewards, py::array infos,
-             py::array was_reset, py::array final_obs, py::array final_infos, py::array diverged) {
+             py::array was_reset, py::array final_obs, py::array final_infos, py::array diverged,
+             const py::object& terminated_out, const py::object& truncated_out) {
             const py::ssize_t n = self.num_envs();
             auto a = AsFloatArray(actions, {n, self.act_dim()}, "actions");
             py::array obs_out = obs.is_none() ? py::array(py::array_t<float>({n, py::ssize_t(self.obs_dim())}))
                                               : obs.cast<py::array>();
-            py::array terminated = py::array_t<bool>(n), truncated = py::array_t<bool>(n);
+            py::array terminated = FlagsOrNew(terminated_out, n), truncated = FlagsOrNew(truncated_out, n);
             PoolStepOutput out =
-                StepOutputs(self, obs_out, rewards, terminated, truncated, infos, was_reset, final_obs, final_infos);
+                StepOutputs(self, obs_out, rewards, terminated, truncated, infos, was_reset, final_obs, final_infos, n);
             out.diverged = Writable<bool>(diverged, {n}, "diverged");
             {
               py::gil_scoped_release release;
               self.Step(a.data(), out);
             }
-            py::array_t<double> rewards64(n);
-            std::copy(out.rewards, out.rewards + n, rewards64.mutable_data());
-            // Whether any env diverged or was reset, so that the Python around reads two bools
-            // rather than run a NumPy any() whose objects are cold after the physics.
-            const bool any_diverged = std::any_of(out.diverged, out.diverged + n, [](bool d) { return d; });
-            const bool any_reset = std::any_of(out.was_reset, out.was_reset + n, [](bool r) { return r; });
-            return py::make_tuple(obs_out, rewards64, terminated, truncated,
-                                  StepInfos(self.task().info_layout(), out.infos, out.was_reset, n), any_diverged,
-                                  any_reset);
+            return StepResults(self, out, obs_out, rewards, terminated, truncated, n, !obs.is_none());
           },
           py::arg("actions"), py::arg("obs"), py::arg("rewards"), py::arg("infos"), py::arg("was_reset"),
-          py::arg("final_obs"), py::arg("final_infos"), py::arg("diverged"),
+          py::arg("final_obs"), py::arg("final_infos"), py::arg("diverged"), py::arg("terminated") = py::none(),
+          py::arg("truncated") = py::none(),
           "Step every env; returns Gymnasium's (obs, rewards as float64, terminated, truncated, infos) in new "
-          "arrays, then whether any env diverged and whether any was reset: obs into `obs` unless None. infos "
+          "arrays, then whether any env diverged and whether any was reset. Given `obs` (and `terminated`, "
+          "`truncated`), those buffers are returned, written, and `rewards` itself as float32. infos "
           "holds a [n] (or [n, width]) array per key and its `_key` mask: an env reset in this call reports "
           "its reset info, and only keys reported at reset. The buffers are step_into's, and hold the same "
           "afterwards.")
@@ -320,6 +374,7 @@ void BindPool(py::module_& m) {
             return py::make_tuple(obs, rewards, terminated, truncated);
           },
           py::arg("actions"), "Step every env; returns (obs, rewards, terminated, truncated).");
+  DefAsyncCounters<WorldPool>(pool);
   DefRenderOfEach<WorldPool>(pool, [](WorldPool& p) { return p.num_envs(); },
                              [](WorldPool& p, int env) { return p.RobotOfEnv(env); });
   DefinePhysicsParameters(

@@ -42,6 +42,8 @@ unsigned WatchForks() {
 
 }  // namespace
 
+unsigned ForksSoFar() { return WatchForks(); }
+
 ThreadPool::ThreadPool(int num_threads)
     : num_threads_(num_threads),
       shares_(std::make_unique<std::atomic<std::uint64_t>[]>(size_t(std::max(1, num_threads)))),

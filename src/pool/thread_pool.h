@@ -20,6 +20,10 @@
 
 namespace joltgym {
 
+// How many times this process and its ancestors forked since the module loaded: threads started
+// at a lower count belong to another process.
+unsigned ForksSoFar();
+
 class ThreadPool {
  public:
   // A batch job: called once per worker with its index in [0, num_threads).

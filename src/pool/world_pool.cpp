@@ -1,6 +1,8 @@
 #include "pool/world_pool.h"
 
 #include "envs/action_check.h"
+#include "pool/env_list.h"
+#include "pool/row_copy.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,27 +10,18 @@
 #include <stdexcept>
 
 namespace joltgym {
-namespace {
-
-std::string EnvList(const std::vector<int>& envs) {
-  std::string out;
-  for (size_t k = 0; k < envs.size() && k < 10; ++k) out += (k ? ", " : "") + std::to_string(envs[k]);
-  if (envs.size() > 10) out += ", ... (" + std::to_string(envs.size()) + " envs)";
-  return out;
-}
-
-}  // namespace
-
-void WorldPool::CheckActions(const float* actions) const {
+void WorldPool::CheckActionsOf(const int* envs, int count, const float* actions) const {
   std::vector<int> bad;
-  for (int i = 0; i < num_envs(); ++i)
-    if (FirstUnusableActionValue(actions + size_t(i) * act_dim(), act_dim()) >= 0) bad.push_back(i);
+  for (int k = 0; k < count; ++k)
+    if (FirstUnusableActionValue(actions + size_t(k) * act_dim(), act_dim()) >= 0) bad.push_back(envs ? envs[k] : k);
   if (!bad.empty())
     throw std::invalid_argument("actions contain NaN, inf or values beyond ±1e18 for env(s) " + EnvList(bad));
   if (mode_ != AutoresetMode::Disabled) return;
   std::vector<int> waiting;
-  for (int i = 0; i < num_envs(); ++i)
-    if (slots_[i].done) waiting.push_back(i);
+  for (int k = 0; k < count; ++k) {
+    const int i = envs ? envs[k] : k;
+    if (slots_[size_t(i)].done) waiting.push_back(i);
+  }
   if (!waiting.empty())
     throw std::invalid_argument("env(s) " + EnvList(waiting) +
                                 " ended their episode; with autoreset disabled, reset them with "
@@ -55,12 +48,15 @@ Packing ChoosePacking(const ModelPtr& model, int num_envs, int num_threads, int 
 }
 
 WorldPool::WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int num_threads,
-                     int max_episode_steps, AutoresetMode mode, std::uint64_t entropy, int robots_per_world)
+                     int max_episode_steps, AutoresetMode mode, std::uint64_t entropy, int robots_per_world,
+                     int batch_size)
     : task_(std::move(task)),
       num_envs_(num_envs),
-      packing_(ChoosePacking(model, num_envs, num_threads, robots_per_world)),
+      packing_(AsyncPacking(ChoosePacking(model, num_envs, num_threads, robots_per_world), std::max(1, num_envs),
+                            batch_size > 0 ? batch_size : std::max(1, num_envs), robots_per_world)),
       max_episode_steps_(max_episode_steps),
       mode_(mode),
+      batch_size_(batch_size > 0 ? batch_size : num_envs),
       threads_(ThreadsFor(packing_, num_threads)) {
   if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
   if (!task_) throw std::invalid_argument("WorldPool needs a task");
@@ -73,13 +69,17 @@ WorldPool::WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_e
   for (int i = 0; i < num_envs; ++i) slots_[i].seed_state = entropy + std::uint64_t(i);
   const size_t temp_bytes = TempBytesFor(groups_.front()->world());
   for (int w = 0; w < threads_.num_threads(); ++w) contexts_.push_back(std::make_unique<StepContext>(temp_bytes));
+  async_ = std::make_unique<AsyncStepper>(packing_, threads_.num_threads(), &WorldPool::RunAsyncGroup, this);
 }
+
+WorldPool::~WorldPool() { async_.reset(); }
 
 void WorldPool::ResetEnv(int i, float* obs, double* info_row) {
   groups_[size_t(packing_.WorldOf(i))]->Reset(packing_.IndexInWorld(i), slots_[i].Begin(), obs, info_row);
 }
 
-void WorldPool::StepGroup(int g, const float* actions, const PoolStepOutput& out, StepContext& ctx) {
+void WorldPool::StepGroup(int g, const float* actions, const PoolStepOutput& out, StepContext& ctx,
+                          const bool* reset_now) {
   EnvGroup& group = *groups_[size_t(g)];
   const int first = packing_.FirstOf(g);
   bool any_steps = false;
@@ -88,7 +88,7 @@ void WorldPool::StepGroup(int g, const float* actions, const PoolStepOutput& out
     // NextStep: an env whose episode ended is reset by this step instead of stepped. Its
     // robot coasts through the group's physics and is then restored: the reset overwrites
     // all of its state, and its islands are its own.
-    out.was_reset[i] = slots_[i].done && mode_ == AutoresetMode::NextStep;
+    out.was_reset[i] = (slots_[i].done && mode_ == AutoresetMode::NextStep) || (reset_now && reset_now[i]);
     if (out.was_reset[i]) continue;
     group.Prepare(k, actions + size_t(i) * act_dim());
     any_steps = true;
@@ -147,6 +147,7 @@ void WorldPool::RunGroup(void* data, int g, int worker) {
 
 void WorldPool::Reset(const std::uint64_t* seeds, const bool* mask, float* obs, double* infos) {
   std::lock_guard<std::mutex> lock(mutex_);
+  async_->Drain();
   Batch batch{this};
   batch.seeds = seeds;
   batch.mask = mask;
@@ -157,7 +158,11 @@ void WorldPool::Reset(const std::uint64_t* seeds, const bool* mask, float* obs, 
 
 void WorldPool::Step(const float* actions, const PoolStepOutput& out) {
   std::lock_guard<std::mutex> lock(mutex_);
-  CheckActions(actions);
+  if (const int flying = async_->in_flight())
+    throw std::invalid_argument("step() steps every env, but " + std::to_string(flying) +
+                                " env(s) were sent actions that recv() has not returned yet: recv() them first "
+                                "(or reset())");
+  CheckActionsOf(nullptr, num_envs_, actions);
   Batch batch{this};
   batch.actions = actions;
   batch.out = &out;
@@ -166,6 +171,77 @@ void WorldPool::Step(const float* actions, const PoolStepOutput& out) {
     const auto [first, last] = threads_.ShareOf(int(groups_.size()), w);  // its own groups, costliest first next step
     std::sort(step_order_.begin() + first, step_order_.begin() + last,
               [this](int a, int b) { return step_seconds_[size_t(a)] > step_seconds_[size_t(b)]; });
+  }
+}
+
+void WorldPool::StageAsync() {
+  if (stage_) return;
+  const size_t n = size_t(num_envs_), od = size_t(obs_dim()), columns = size_t(info_size());
+  auto s = std::make_unique<AsyncStage>(n);
+  s->actions.resize(n * size_t(act_dim()));
+  s->obs.resize(n * od);
+  s->final_obs.resize(n * od);
+  s->rewards.resize(n);
+  s->infos.resize(n * columns);
+  s->final_infos.resize(n * columns);
+  for (auto* flags : {&s->terminated, &s->truncated, &s->was_reset, &s->diverged})
+    *flags = std::make_unique<bool[]>(n);  // value-initialised: false
+  // Recv's caller runs queued worlds too, as worker num_threads: a Jolt scratch of its own.
+  contexts_.push_back(std::make_unique<StepContext>(TempBytesFor(groups_.front()->world())));
+  s->out = PoolStepOutput{s->obs.data(),        s->rewards.data(),   s->terminated.get(),
+                          s->truncated.get(),   s->infos.data(),     s->was_reset.get(),
+                          s->final_obs.data(),  s->final_infos.data(), s->diverged.get()};
+  stage_ = std::move(s);
+}
+
+void WorldPool::RunAsyncGroup(void* data, int g, int worker) {
+  WorldPool& pool = *static_cast<WorldPool*>(data);
+  AsyncStage& s = *pool.stage_;
+  const int first = pool.packing_.FirstOf(g), last = first + pool.packing_.SizeOf(g);
+  s.resets.Reseed(first, last, [&](int i) -> std::uint64_t& { return pool.slots_[size_t(i)].seed_state; });
+  pool.StepGroup(g, s.actions.data(), s.out, *pool.contexts_[size_t(worker)], s.resets.now.get());
+  s.resets.Done(first, last);
+}
+
+void WorldPool::Send(const int* envs, int count, const float* actions) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  async_->CheckSendable(envs, count);
+  CheckActionsOf(envs, count, actions);
+  StageAsync();
+  const size_t ad = size_t(act_dim());
+  for (int k = 0; k < count; ++k)
+    std::copy(actions + size_t(k) * ad, actions + size_t(k + 1) * ad, stage_->actions.begin() + size_t(envs[k]) * ad);
+  async_->Send(envs, count);
+}
+
+void WorldPool::SendReset(const std::uint64_t* seeds) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  async_->Drain();
+  StageAsync();
+  std::vector<int> all(static_cast<size_t>(num_envs_));
+  std::iota(all.begin(), all.end(), 0);
+  stage_->resets.All(num_envs_, seeds);
+  async_->Send(all.data(), num_envs_);
+}
+
+void WorldPool::Recv(int* envs, const PoolStepOutput& out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  async_->Recv(batch_size_, envs);
+  const AsyncStage& s = *stage_;
+  const size_t od = size_t(obs_dim()), columns = size_t(info_size());
+  for (int k = 0; k < batch_size_; ++k) {
+    const size_t i = size_t(envs[k]), b = size_t(k);
+    CopyRow(s.obs.data(), i, out.obs, b, od);
+    CopyRow(s.infos.data(), i, out.infos, b, columns);
+    out.rewards[k] = s.rewards[i];
+    out.terminated[k] = s.terminated[i];
+    out.truncated[k] = s.truncated[i];
+    out.was_reset[k] = s.was_reset[i];
+    if (out.diverged) out.diverged[k] = s.diverged[i];
+    if (s.was_reset[i] && mode_ == AutoresetMode::SameStep && (s.terminated[i] || s.truncated[i])) {
+      CopyRow(s.final_obs.data(), i, out.final_obs, b, od);
+      CopyRow(s.final_infos.data(), i, out.final_infos, b, columns);
+    }
   }
 }
 

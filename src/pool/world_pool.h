@@ -6,10 +6,16 @@
 // bit-identical for any number of threads and any robots_per_world. Reset and Step are
 // serialised by a lock of the pool's own: bindings release the GIL around them, so Python
 // threads may call one pool at once.
+//
+// Besides Step, the pool steps asynchronously (EnvPool's send/recv, AsyncStepper): Send stages
+// actions for some envs and returns while background threads step their worlds; Recv returns the
+// next batch_size envs whose worlds finished, with their ids.
 #pragma once
 
 #include "envs/env_group.h"
+#include "pool/async_stepper.h"
 #include "pool/episode_slot.h"
+#include "pool/reset_requests.h"
 #include "pool/packing.h"
 #include "pool/thread_pool.h"
 
@@ -17,6 +23,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -47,10 +54,14 @@ class WorldPool {
  public:
   // robots_per_world: 0 lets the pool choose (ChoosePacking); >1 needs a model
   // whose robots can share a world (std::invalid_argument otherwise).
+  // batch_size: envs per Recv, 0 for all; below num_envs it packs worlds that divide it (AsyncPacking).
   WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int num_threads,
-            int max_episode_steps, AutoresetMode mode, std::uint64_t entropy, int robots_per_world = 0);
+            int max_episode_steps, AutoresetMode mode, std::uint64_t entropy, int robots_per_world = 0,
+            int batch_size = 0);
+  ~WorldPool();
 
   int num_envs() const { return num_envs_; }
+  int batch_size() const { return batch_size_; }
   int robots_per_world() const { return packing_.largest(); }
   const Packing& packing() const { return packing_; }
   int num_threads() const { return threads_.num_threads(); }
@@ -62,22 +73,42 @@ class WorldPool {
   int info_size() const { return task_->info_layout().size(); }
 
   // Resets the envs with mask[i] (all when mask is null). seeds[i] reseeds env i's
-  // episode stream; without seeds each env continues its own stream.
+  // episode stream; without seeds each env continues its own stream. Ends any asynchronous
+  // step first (AsyncStepper::Drain): results not received are dropped.
   void Reset(const std::uint64_t* seeds, const bool* mask, float* obs, double* infos);
   // One step of every env (actions [n, act_dim]). Throws std::invalid_argument, before
   // touching any env, naming the envs whose actions are not finite or (autoreset
-  // disabled) that wait for a reset.
+  // disabled) that wait for a reset, or when envs are in flight from Send.
   void Step(const float* actions, const PoolStepOutput& out);
+
+  // Sends envs[k] the action row k of actions [count, act_dim] and returns while their worlds
+  // step. Throws std::invalid_argument before sending any, naming the envs that are out of
+  // range, repeated, in flight, or whose actions Step would refuse.
+  void Send(const int* envs, int count, const float* actions);
+  // Sends every env a reset (seeds[i] reseeds env i when seeds is given), after ending any
+  // asynchronous step as Reset does; Recv returns the first observations.
+  void SendReset(const std::uint64_t* seeds);
+  // Waits for the next batch_size envs and writes their ids, and their rows of a step's outputs
+  // (an env sent a reset: its reset row, as a NextStep autoreset writes it), into batch_size-row
+  // arrays. Throws std::invalid_argument when fewer envs are stepping or ready (AsyncStepper::Recv).
+  void Recv(int* envs, const PoolStepOutput& out);
+  // Envs sent and not yet received.
+  int in_flight() const { return async_->in_flight(); }
+  // Envs whose steps finished that Recv has not returned yet.
+  int ready() const { return async_->ready(); }
   // Runs f(World&) on env i's world under the pool's lock (drawing it, say); i in range.
   // The world may hold other envs' robots too: RobotOfEnv says which one is env i's.
   template <class F>
   decltype(auto) WithWorld(int i, F&& f) {
     std::lock_guard<std::mutex> lock(mutex_);
-    return f(groups_.at(size_t(packing_.WorldOf(i)))->world());
+    if (i < 0 || i >= num_envs_) throw std::out_of_range("env " + std::to_string(i) + " out of range");
+    async_->WaitForWorld(packing_.WorldOf(i));
+    return f(groups_[size_t(packing_.WorldOf(i))]->world());
   }
   // Physical parameters drawn for every env at its resets from now on; null: none drawn.
   void SetRandomization(const std::shared_ptr<const Randomization>& randomization) {
     std::lock_guard<std::mutex> lock(mutex_);
+    async_->WaitIdle();
     for (auto& group : groups_) group->SetRandomization(randomization);
   }
   // Runs f(Robot&) on env i's robot under the pool's lock; i in range.
@@ -91,10 +122,15 @@ class WorldPool {
  private:
   struct Batch;  // one Reset or Step call, shared with the workers
 
-  void CheckActions(const float* actions) const;
   void ResetEnv(int i, float* obs, double* info_row);
-  // Steps every env of group g (resetting instead those that NextStep autoreset reaches).
-  void StepGroup(int g, const float* actions, const PoolStepOutput& out, StepContext& ctx);
+  // Steps every env of group g (resetting instead those that NextStep autoreset reaches, and
+  // those with reset_now[i] when given).
+  void StepGroup(int g, const float* actions, const PoolStepOutput& out, StepContext& ctx,
+                 const bool* reset_now = nullptr);
+  // Group g's share of the asynchronous steps, on AsyncStepper's worker.
+  static void RunAsyncGroup(void* pool, int g, int worker);
+  void CheckActionsOf(const int* envs, int count, const float* actions) const;
+  void StageAsync();  // the asynchronous mode's buffers, at its first use
   // The part of a step that follows the group's physics: scores env i, handles its episode's end.
   void FinishEnv(int i, const float* action, const PoolStepOutput& out);
   // One group's (world's) share of a Reset or Step batch, on the worker that took it (ThreadPool::ForEach).
@@ -115,7 +151,20 @@ class WorldPool {
   std::vector<std::unique_ptr<StepContext>> contexts_;  // one per worker thread: Jolt scratch is not shared
   int max_episode_steps_;
   AutoresetMode mode_;
+  int batch_size_;
   ThreadPool threads_;
+  // The asynchronous mode's inputs and outputs for every env: Send writes an env's action row and
+  // reset request, its world's job reads them and writes its output rows, Recv gathers those.
+  struct AsyncStage {
+    explicit AsyncStage(size_t n) : resets(n) {}
+    std::vector<float> actions, obs, rewards, final_obs;
+    std::vector<double> infos, final_infos;
+    std::unique_ptr<bool[]> terminated, truncated, was_reset, diverged;
+    ResetRequests resets;
+    PoolStepOutput out;
+  };
+  std::unique_ptr<AsyncStage> stage_;
+  std::unique_ptr<AsyncStepper> async_;  // last: its threads stop before anything they use goes
 };
 
 }  // namespace joltgym

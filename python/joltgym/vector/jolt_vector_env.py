@@ -4,6 +4,10 @@ Physics, task logic, auto-reset and truncation run in C++ (``_native.WorldPool``
 persistent threads with the GIL released; this class only shapes the results into
 Gymnasium's vector API (batched spaces, infos as dicts of arrays with ``_key`` masks).
 
+Besides ``step``, envs step asynchronously, as EnvPool's do: ``send(actions, env_ids)`` returns
+while the pool's own threads step those envs, and ``recv()`` returns the next ``batch_size`` envs
+that finished, their ids in ``infos["env_id"]`` (``docs/async.md``).
+
 Calls from several Python threads are serialised: one ``reset``/``step``/``close`` runs at
 a time, and each returns the results of its own call.
 """
@@ -26,6 +30,7 @@ from joltgym import randomization
 from joltgym.randomization import PhysicsParameters
 from joltgym.spaces import ObservationView, action_space, observation_space
 from joltgym.tasks import TASKS, task_for_model, task_spec
+from joltgym.vector.asynchronous import AsynchronousSteps, check_batch_size
 
 _NATIVE_MODES = {
     AutoresetMode.NEXT_STEP: _native.AutoresetMode.NEXT_STEP,
@@ -40,7 +45,7 @@ def _name_the_task(owner: str | None) -> str:
     return f"pass task= with the task it is a model of ({', '.join(TASKS)})"
 
 
-class JoltVectorEnv(PhysicsParameters, VectorEnv):
+class JoltVectorEnv(PhysicsParameters, AsynchronousSteps, VectorEnv):
     """``num_envs`` copies of a joltgym task in one native pool.
 
     Args:
@@ -59,7 +64,12 @@ class JoltVectorEnv(PhysicsParameters, VectorEnv):
             (32 Reachers, 13 HalfCheetahs, 8 Humanoids), fewer when that would leave threads idle,
             and a multiple of the threads in worlds; 1 for the rest. Results do not depend on it;
             the property of that name reports the largest world's.
-        copy: return copies of the observation buffer (default) rather than the buffer itself.
+        copy: return new arrays (default). ``False``: observations, rewards (float32) and the
+            terminated/truncated flags are the env's own buffers, which the next ``step`` (or
+            ``recv``: a batch's buffers) overwrites; ``torch.from_dlpack`` shares them without a copy.
+        batch_size: envs each ``recv()`` returns (``None``: all of them). Below ``num_envs``,
+            ``step(actions, env_ids)`` is ``send`` then ``recv``, and envs share Jolt worlds only
+            in groups whose size divides it (a world steps whole).
         solver: a ``joltgym.SolverSettings``, ``None`` or "default" (the task's own), or the name of
             one of the task's presets (``TaskSpec.presets``, e.g. HalfCheetah's "fast").
         randomize: physical parameters drawn for each env at every reset (``joltgym.randomization``):
@@ -83,6 +93,7 @@ class JoltVectorEnv(PhysicsParameters, VectorEnv):
         num_threads: int | None = None,
         robots_per_world: int | None = None,
         copy: bool = True,
+        batch_size: int | None = None,
         solver: SolverSettings | str | None = None,
         randomize: str | list | None = None,
         render_mode: str | None = None,
@@ -105,7 +116,7 @@ class JoltVectorEnv(PhysicsParameters, VectorEnv):
         self._init_arguments = (
             (num_envs, model_path),
             dict(task=task, max_episode_steps=max_episode_steps, autoreset_mode=autoreset_mode,
-                 num_threads=num_threads, robots_per_world=robots_per_world, copy=copy, solver=solver, randomize=randomize, render_mode=render_mode, xml_file=xml_file,
+                 num_threads=num_threads, robots_per_world=robots_per_world, copy=copy, batch_size=batch_size, solver=solver, randomize=randomize, render_mode=render_mode, xml_file=xml_file,
                  width=width, height=height, camera_id=camera_id, camera_name=camera_name,
                  default_camera_config=default_camera_config, render_mosaic=render_mosaic,
                  render_envs=render_envs, **task_kwargs),
@@ -127,6 +138,7 @@ class JoltVectorEnv(PhysicsParameters, VectorEnv):
             or robots_per_world < 1
         ):
             raise ValueError(f"robots_per_world must be an integer >= 1 or None, got {robots_per_world!r}")
+        check_batch_size(batch_size, num_envs)
 
         self.task_name = spec.name
         self.model, self.task = spec.load(model_path or xml_file, solver, task_kwargs, _name_the_task)
@@ -140,6 +152,7 @@ class JoltVectorEnv(PhysicsParameters, VectorEnv):
             autoreset_mode=_NATIVE_MODES[autoreset_mode],
             entropy=entropy,
             robots_per_world=int(robots_per_world or 0),
+            batch_size=int(batch_size or 0),
         )
         self._pool.set_randomization(randomization.normalize(randomize, spec.randomizations, spec.name))
 
@@ -179,6 +192,15 @@ class JoltVectorEnv(PhysicsParameters, VectorEnv):
         self._final_obs = np.zeros((n, obs_dim), np.float32)
         self._final_infos = np.zeros((n, n_info), np.float64)
         self._diverged = np.zeros(n, bool)
+        self._flags = (np.zeros(n, bool), np.zeros(n, bool))  # terminated, truncated with copy=False
+        self.batch_size = self._pool.batch_size
+        b = self.batch_size
+        # recv's buffers, batch_size rows: (obs, rewards, infos, was_reset, final_obs, final_infos, diverged)
+        self._batch = (np.zeros((b, obs_dim), np.float32), np.zeros(b, np.float32), np.zeros((b, n_info), np.float64),
+                       np.zeros(b, bool), np.zeros((b, obs_dim), np.float32), np.zeros((b, n_info), np.float64),
+                       np.zeros(b, bool))
+        self._batch_flags = (np.zeros(b, bool), np.zeros(b, bool))
+        self._last_ids = np.arange(n, dtype=np.int32)  # the envs send() steps when given no env_ids
 
     @property
     def num_threads(self) -> int:
@@ -217,6 +239,9 @@ class JoltVectorEnv(PhysicsParameters, VectorEnv):
                 self._pool.reset_into(self._obs, self._infos, None, wanted & ~seeded)
         reset_envs = np.ones(self.num_envs, bool) if mask is None else mask
         infos = self._info_dict(self._infos, lambda at_reset: reset_envs.copy(), reset_keys_only=True)
+        self._last_ids = np.arange(self.num_envs, dtype=np.int32)
+        if self.batch_size < self.num_envs:
+            infos["env_id"], infos["_env_id"] = self._last_ids.copy(), np.ones(self.num_envs, bool)
         return self._view(self._obs), infos
 
     def _seed_array(self, seed) -> tuple[np.ndarray, np.ndarray]:
@@ -236,7 +261,11 @@ class JoltVectorEnv(PhysicsParameters, VectorEnv):
             return np.array(values, dtype=np.uint64), seeded
         raise TypeError(f"seed must be None, an int or a list of ints, got {type(seed).__name__}")
 
-    def step(self, actions):
+    def step(self, actions, env_ids=None):
+        """Steps every env (``batch_size`` = ``num_envs``), or ``send(actions, env_ids)`` then ``recv()``."""
+        if self.batch_size < self.num_envs or env_ids is not None:
+            self.send(actions, env_ids)
+            return self.recv()
         with self._lock:
             self._check_open()
             # The native step returns Gymnasium's arrays and infos new (observations into the kept
@@ -251,27 +280,75 @@ class JoltVectorEnv(PhysicsParameters, VectorEnv):
                 self._final_obs,
                 self._final_infos,
                 self._diverged,
+                *((None, None) if self.copy else self._flags),
             )
             self._obs = obs
             if diverged or (reset and self._same_step):
-                self._report_step_events(infos, diverged, reset)
+                self._report_step_events(infos, diverged, reset, self._was_reset, self._final_obs,
+                                         self._final_infos, self._diverged, np.arange(self.num_envs))
             return self._view(obs), rewards, terminated, truncated, infos
 
-    def _report_step_events(self, infos: dict[str, Any], diverged: bool, reset: bool) -> None:
+    def send(self, actions, env_ids=None) -> None:
+        """Sends ``actions[k]`` to env ``env_ids[k]`` and returns while those envs step on the pool's
+        threads. ``env_ids`` defaults to the envs the last ``recv()`` (or ``reset()``) returned. An
+        env may be sent again once ``recv()`` has returned it; a Jolt world steps once all the envs
+        it holds are sent (``world_sizes``)."""
+        with self._lock:
+            self._check_open()
+            self._pool.send(actions, self._env_ids(env_ids))
+
+    def async_reset(self, seed: int | list[int] | None = None) -> None:
+        """Sends every env a reset (EnvPool's ``async_reset``): ``recv()`` returns their first
+        observations, ``batch_size`` at a time, with reward 0 and ``infos`` of the reset keys.
+        Ends any step in flight, as ``reset()`` does."""
+        with self._lock:
+            self._check_open()
+            seeds = None
+            if seed is not None:
+                seeds, seeded = self._seed_array(seed)
+                if not seeded.all():
+                    raise ValueError("async_reset takes a seed for every env or none")
+            self._pool.send_reset(seeds)
+
+    def recv(self):
+        """Waits for the next ``batch_size`` envs whose steps (or resets) finished and returns
+        Gymnasium's ``(obs, rewards, terminated, truncated, infos)`` for them, their ids in
+        ``infos["env_id"]``; an env sent a reset reports its reset (``_key`` masks of the reset
+        keys). With ``copy=False`` observations, rewards and flags are buffers the next ``recv``
+        overwrites."""
+        with self._lock:
+            self._check_open()
+            b_obs, b_rewards, b_infos, b_reset, b_final_obs, b_final_infos, b_diverged = self._batch
+            ids, (obs, rewards, terminated, truncated, infos, diverged, reset) = self._pool.recv_arrays(
+                None if self.copy else b_obs, b_rewards, b_infos, b_reset, b_final_obs, b_final_infos, b_diverged,
+                *((None, None) if self.copy else self._batch_flags),
+            )
+            self._last_ids = ids
+            if diverged or (reset and self._same_step):
+                self._report_step_events(infos, diverged, reset, b_reset, b_final_obs, b_final_infos, b_diverged, ids,
+                                         terminated | truncated)
+            infos["env_id"], infos["_env_id"] = ids.copy(), np.ones(len(ids), bool)
+            return self._view(obs), rewards, terminated, truncated, infos
+
+    def _report_step_events(self, infos: dict[str, Any], diverged: bool, reset: bool, was_reset: np.ndarray,
+                            final_obs_rows: np.ndarray, final_info_rows: np.ndarray, diverged_rows: np.ndarray,
+                            env_ids: np.ndarray, ended: np.ndarray | None = None) -> None:
         """Adds to a step's infos what only some steps have: diverged envs (also warned of) and, in
         SAME_STEP mode, the final observations and infos of envs reset in this call (whose infos
-        report their reset)."""
+        report their reset). The row arrays are the call's (every env's, or a batch's); ``ended``
+        limits the final ones to envs whose episode ended (a recv also returns envs sent a reset)."""
+        rows = len(was_reset)
         if diverged:
-            infos[DIVERGED_KEY], infos["_" + DIVERGED_KEY] = self._diverged.copy(), self._diverged.copy()
-            warn_diverged(f"{self!r}, env(s) {np.flatnonzero(self._diverged).tolist()}")
+            infos[DIVERGED_KEY], infos["_" + DIVERGED_KEY] = diverged_rows.copy(), diverged_rows.copy()
+            warn_diverged(f"{self!r}, env(s) {np.asarray(env_ids)[diverged_rows].tolist()}")
         if reset and self._same_step:
-            ended = self._was_reset.copy()
-            final_obs = np.empty(self.num_envs, dtype=object)
+            ended = was_reset.copy() if ended is None else was_reset & ended
+            final_obs = np.empty(rows, dtype=object)
             for i in np.flatnonzero(ended):
-                final_obs[i] = self._view(self._final_obs[i].copy())
-            final_info = self._info_dict(self._final_infos, lambda at_reset: ended.copy())
+                final_obs[i] = self._view(final_obs_rows[i].copy())
+            final_info = self._info_dict(final_info_rows, lambda at_reset: ended.copy())
             if diverged:
-                final_info[DIVERGED_KEY], final_info["_" + DIVERGED_KEY] = self._diverged.copy(), self._diverged.copy()
+                final_info[DIVERGED_KEY], final_info["_" + DIVERGED_KEY] = diverged_rows.copy(), diverged_rows.copy()
             infos["final_obs"], infos["_final_obs"] = final_obs, ended
             infos["final_info"], infos["_final_info"] = final_info, ended.copy()
 

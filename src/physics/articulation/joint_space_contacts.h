@@ -69,12 +69,10 @@ class JointSpaceContacts {
   void Attach(int body, SoftContactConstraint* contacts) {
     contacts->SolveInArticulation();
     sources_.emplace_back(body, contacts);
-    AddCapacity(contacts->max_contacts());
   }
   // The contacts between the owner's bodies body1 and body2.
   void AttachSelf(int body1, int body2, SelfContactConstraint* contacts) {
     self_sources_.push_back({body1, body2, contacts});
-    AddCapacity(contacts->max_contacts());
   }
   bool empty() const { return sources_.empty() && self_sources_.empty(); }
 
@@ -93,6 +91,7 @@ class JointSpaceContacts {
       point.first_row = num_rows;
       point.num_rows = rows;
       for (int i = 0; i < rows; ++i) {
+        if (size_t(num_rows) == rows_.size()) rows_.emplace_back();
         Row& row = rows_[size_t(num_rows++)];
         row.total = views[i].total;
         row.softness = views[i].softness;
@@ -102,7 +101,7 @@ class JointSpaceContacts {
     };
     for (const auto& [body, contacts] : sources_) {
       contacts->ForEachActiveContact(dt, [&](JPH::Vec3Arg r2, int rows, const SoftContactConstraint::RowView* views) {
-        Point& point = points_[size_t(num_points_++)];
+        Point& point = NextPoint();
         point.body = body;
         point.r2 = r2;
         point.body1 = -1;
@@ -116,7 +115,7 @@ class JointSpaceContacts {
     for (const SelfSource& source : self_sources_) {
       source.contacts->ForEachActiveContact(
           dt, [&](JPH::Vec3Arg r1, JPH::Vec3Arg r2, int rows, const SoftContactConstraint::RowView* views) {
-            Point& point = points_[size_t(num_points_++)];
+            Point& point = NextPoint();
             point.body = source.body2;
             point.r2 = r2;
             point.body1 = source.body1;
@@ -136,6 +135,9 @@ class JointSpaceContacts {
             add_rows(point, rows, views);
           });
     }
+    // A point added since may have moved the earlier ones: a contact within the tree moves with its own path.
+    for (int k = 0; k < num_points_; ++k)
+      if (points_[size_t(k)].body1 >= 0) points_[size_t(k)].path = points_[size_t(k)].own_path;
   }
 
   // The system's factor H = L^T L changed (a new update, a limit released or taken back): L^-T P^T
@@ -235,10 +237,12 @@ class JointSpaceContacts {
     }
   }
 
-  // Room for `contacts` more points, each with a full pyramid of rows.
-  void AddCapacity(int contacts) {
-    points_.resize(points_.size() + size_t(contacts));
-    rows_.resize(points_.size() * SoftContactConstraint::kMaxRows);
+  // The next point of this update. The points and rows grow to the most contacts that were ever
+  // active at once rather than every possible one (a Humanoid's self-contacts could hold hundreds,
+  // 2.7 KB each, in every env), so a step allocates only when it sets a new most.
+  Point& NextPoint() {
+    if (size_t(num_points_) == points_.size()) points_.emplace_back();
+    return points_[size_t(num_points_++)];
   }
 
   struct Row {
@@ -254,8 +258,8 @@ class JointSpaceContacts {
   };
   std::vector<std::pair<int, SoftContactConstraint*>> sources_;  // (body, its plane contacts)
   std::vector<SelfSource> self_sources_;                         // contacts within the tree
-  std::vector<Point> points_;                                    // capacity for every possible contact
-  std::vector<Row> rows_;                                        // and row
+  std::vector<Point> points_;                                    // this update's first num_points_
+  std::vector<Row> rows_;                                        // and their rows
   int num_points_ = 0;
   bool factor_changed_ = true;
 };

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -71,7 +72,8 @@ inline std::vector<int> RateParents(int root_rates, const std::vector<Articulate
 class JointSpaceSystem {
  public:
   static constexpr int kMaxRates = 40;  // a free root's 6 + one per hinge (Humanoid: 23, G1: 35, Apollo: 38)
-  static constexpr int kMaxRows = 3 * kMaxRates;  // a hinge's drive, limit and friction rows
+  static constexpr int kRowsPerRate = 3;  // a hinge's drive, limit and friction rows
+  static constexpr int kMaxRows = kRowsPerRate * kMaxRates;
 
   struct Row {
     AxisRowState* state = nullptr;
@@ -89,6 +91,14 @@ class JointSpaceSystem {
   void SetTree(const std::vector<int>& parent) {
     if (parent.size() > size_t(kMaxRates)) throw std::invalid_argument("JointSpaceSystem: more than kMaxRates rates");
     n_ = int(parent.size());
+    // Rows of the rates this tree has, each kMaxRates wide: a Humanoid's 23 rates or a HalfCheetah's
+    // 9 take that share of the 40 a system could hold, in every env.
+    path_ = std::make_unique<int[][kMaxRates]>(size_t(n_));
+    a_ = std::make_unique<double[][kMaxRates]>(size_t(n_));
+    l_ = std::make_unique<double[][kRowStride]>(size_t(n_));  // value-initialised: zeros
+    rows_.resize(size_t(kRowsPerRate * n_));
+    released_.resize(size_t(kRowsPerRate * n_));
+    clamped_.resize(size_t(n_));
     for (int k = 0; k < n_; ++k) {  // parents come first, so a parent's path is ready
       const int up = parent[size_t(k)];
       depth_[k] = up >= 0 ? depth_[up] + 1 : 0;
@@ -266,7 +276,8 @@ class JointSpaceSystem {
       dropped = true;
     }
     if (dropped) {
-      num_rows_ = int(std::remove_if(rows_, rows_ + num_rows_, [](const Row& r) { return r.state == nullptr; }) - rows_);
+      num_rows_ = int(std::remove_if(rows_.begin(), rows_.begin() + num_rows_, [](const Row& r) { return r.state == nullptr; }) -
+                      rows_.begin());
       return false;
     }
     bool taken = false;
@@ -368,16 +379,16 @@ class JointSpaceSystem {
 
   int n_ = 0;
   int num_rows_ = 0;
-  Row released_[kMaxRows];               // limits released in this update, which may be taken back
+  std::vector<Row> released_;            // limits released in this update, which may be taken back (3 per rate)
   int num_released_ = 0;
-  Row clamped_[kMaxRates];               // friction rows held at their bound in this update, which may be freed
+  std::vector<Row> clamped_;             // friction rows held at their bound in this update, which may be freed
   int num_clamped_ = 0;
   signed char released_before_[kMaxRates] = {};  // per rate: the side of its limit the last update ended released
   int depth_[kMaxRates];                 // each rate's number of ancestors
-  int path_[kMaxRates][kMaxRates];       // and the ancestors, ascending, then the rate
-  Row rows_[kMaxRows];
-  double a_[kMaxRates][kMaxRates];       // T^T M T, lower triangle
-  double l_[kMaxRates][kRowStride] = {};  // its factor with the rows, on each rate's ancestors, then padding
+  std::unique_ptr<int[][kMaxRates]> path_;  // per rate: its ancestors, ascending, then the rate
+  std::vector<Row> rows_;                // 3 per rate
+  std::unique_ptr<double[][kMaxRates]> a_;  // T^T M T, lower triangle
+  std::unique_ptr<double[][kRowStride]> l_;  // its factor with the rows, on each rate's ancestors, then padding
   double diag_[kMaxRates];               // H's diagonal, during the factorisation
   double inv_diag_[kMaxRates];           // 1 / L's diagonal
   double x_[kMaxRates];

@@ -16,12 +16,11 @@ SelfContactConstraint::SelfContactConstraint(JPH::Body& body1, JPH::Body& body2,
     const float pair_margin = std::min(g.pair.detect_margin, g.pair.soft.margin);
     reach_.push_back(GeomReach(g.type1, g.size1) + GeomReach(g.type2, g.size2) + pair_margin);
     margin = std::max(margin, pair_margin);
-    first_slot_.push_back(int(slots_.size()));
-    slots_.resize(slots_.size() + size_t(g.max_contacts()));
-    for (size_t k = size_t(first_slot_.back()); k < slots_.size(); ++k) slots_[k].pair = int(p);
+    first_slot_.push_back(int(pair_of_.size()));
+    pair_of_.insert(pair_of_.end(), size_t(g.max_contacts()), int(p));
   }
-  first_slot_.push_back(int(slots_.size()));
-  active_.assign(slots_.size(), 0);
+  first_slot_.push_back(int(pair_of_.size()));
+  live_of_.assign(pair_of_.size(), -1);
   // Each body's geoms within a sphere about their mean centre.
   auto bound = [&](bool first, JPH::Vec3& centre) {
     centre = JPH::Vec3::sZero();
@@ -36,13 +35,36 @@ SelfContactConstraint::SelfContactConstraint(JPH::Body& body1, JPH::Body& body2,
   reach_all_ = pairs_.empty() ? 0.0f : bound(true, centre1_) + bound(false, centre2_) + margin;
 }
 
+SelfContactConstraint::Slot& SelfContactConstraint::TakeSlot(size_t k) {
+  if (live_of_[k] >= 0) return live_[size_t(live_of_[k])];
+  if (free_.empty()) {
+    free_.push_back(int(live_.size()));
+    live_.emplace_back();
+  }
+  live_of_[k] = free_.back();
+  free_.pop_back();
+  Slot& slot = live_[size_t(live_of_[k])];
+  for (SoftContactRow& r : slot.rows) r.Clear();
+  return slot;
+}
+
+void SelfContactConstraint::FreeSlot(size_t k) {
+  for (SoftContactRow& r : live_[size_t(live_of_[k])].rows) r.Clear();
+  free_.push_back(live_of_[k]);
+  live_of_[k] = -1;
+}
+
 void SelfContactConstraint::FindContacts(float h, BiasAccelerationSource& bias_source, int body1, int body2,
                                          const JPH::RMat44& t1, const JPH::RMat44& t2, bool near) {
   num_active_ = 0;
   PairContactPoint contacts[kMaxConvexPairContacts];
+  // Slots are taken as contacts are found, before this update's are known: the live ones are never
+  // moved, so a Slot's rows may point into live_ only after FindContacts (JointSpaceContacts::Build).
   for (size_t p = 0; p < pairs_.size(); ++p) {
     const SelfContactGeomPair& g = pairs_[p];
     bool found[kMaxConvexPairContacts] = {};
+    bool was_live[kMaxConvexPairContacts] = {};
+    for (int k = 0; k < g.max_contacts(); ++k) was_live[k] = live_of_[size_t(first_slot_[p] + k)] >= 0;
     // Most pairs of a body are apart most updates: their centres tell, before the geoms' frames.
     const JPH::Vec3 centre1(t1 * g.local1.GetTranslation()), centre2(t2 * g.local2.GetTranslation());
     if (near && (centre1 - centre2).LengthSq() <= reach_[p] * reach_[p]) {
@@ -53,7 +75,7 @@ void SelfContactConstraint::FindContacts(float h, BiasAccelerationSource& bias_s
       for (int i = 0; i < n; ++i) {
         const PairContactPoint& c = contacts[i];
         if (!(c.dist < g.pair.soft.margin)) continue;  // MuJoCo excludes contacts beyond includemargin
-        Slot& slot = slots_[size_t(first_slot_[p] + c.feature)];
+        Slot& slot = TakeSlot(size_t(first_slot_[p] + c.feature));
         slot.pos = c.pos;
         slot.r1 = JPH::Vec3(JPH::RVec3(c.pos) - mBody1->GetCenterOfMassPosition());
         slot.r2 = JPH::Vec3(JPH::RVec3(c.pos) - mBody2->GetCenterOfMassPosition());
@@ -65,9 +87,9 @@ void SelfContactConstraint::FindContacts(float h, BiasAccelerationSource& bias_s
     }
     for (int k = 0; k < g.max_contacts(); ++k) {
       const size_t index = size_t(first_slot_[p] + k);
-      if (found[k] != bool(active_[index]))  // a fresh contact starts cold; an ended one is cleared
-        for (SoftContactRow& r : slots_[index].rows) r.Clear();
-      active_[index] = found[k];
+      if (found[k] && !was_live[k])  // a fresh contact starts cold
+        for (SoftContactRow& r : live_[size_t(live_of_[index])].rows) r.Clear();
+      if (!found[k] && was_live[k]) FreeSlot(index);  // an ended one is cleared
       num_active_ += found[k];
     }
   }
@@ -75,20 +97,20 @@ void SelfContactConstraint::FindContacts(float h, BiasAccelerationSource& bias_s
 
 void SelfContactConstraint::AppendForces(float dt, int robot, int body1, int body2, std::vector<ContactForce>& out) const {
   if (dt <= 0.0f) return;
-  for (size_t k = 0; k < slots_.size(); ++k) {
-    if (!active_[k]) continue;
-    const Slot& s = slots_[k];
+  for (size_t k = 0; k < live_of_.size(); ++k) {
+    if (live_of_[k] < 0) continue;
+    const Slot& s = live_[size_t(live_of_[k])];
     JPH::Vec3 impulse = JPH::Vec3::sZero();
     for (int i = 0; i < s.num_rows; ++i) impulse += s.rows[i].total * s.rows[i].axis;
     const JPH::Vec3 force = impulse / dt;
-    const SelfContactGeomPair& g = pairs_[size_t(s.pair)];
+    const SelfContactGeomPair& g = pairs_[size_t(pair_of_[k])];
     out.push_back({mBody2->GetID(), robot, body2, g.tag2, JPH::RVec3(s.pos), force});
     out.push_back({mBody1->GetID(), robot, body1, g.tag1, JPH::RVec3(s.pos), -force});
   }
 }
 
 void SelfContactConstraint::ResetWarmStart() {
-  for (Slot& s : slots_)
+  for (Slot& s : live_)
     for (SoftContactRow& r : s.rows) r.Clear();
 }
 
@@ -96,9 +118,9 @@ void SelfContactConstraint::ResetWarmStart() {
 void SelfContactConstraint::SaveState(JPH::StateRecorder& stream) const {
   JPH::TwoBodyConstraint::SaveState(stream);
   stream.Write(num_active_);
-  for (size_t k = 0; k < slots_.size(); ++k) {
-    if (!active_[k]) continue;
-    const Slot& s = slots_[k];
+  for (size_t k = 0; k < live_of_.size(); ++k) {
+    if (live_of_[k] < 0) continue;
+    const Slot& s = live_[size_t(live_of_[k])];
     stream.Write(k);
     stream.Write(s.num_rows);
     stream.Write(s.pos);
@@ -110,18 +132,17 @@ void SelfContactConstraint::SaveState(JPH::StateRecorder& stream) const {
 
 void SelfContactConstraint::RestoreState(JPH::StateRecorder& stream) {
   JPH::TwoBodyConstraint::RestoreState(stream);
-  for (size_t k = 0; num_active_ > 0 && k < slots_.size(); ++k)
-    if (active_[k]) {
-      active_[k] = 0;
-      --num_active_;
-      for (SoftContactRow& r : slots_[k].rows) r.Clear();
-    }
+  for (size_t k = 0; k < live_of_.size(); ++k)
+    if (live_of_[k] >= 0) FreeSlot(k);
   stream.Read(num_active_);
   for (int i = 0; i < num_active_; ++i) {
     size_t k = 0;
     stream.Read(k);
-    Slot& s = slots_[k];
-    active_[k] = 1;
+    if (k >= live_of_.size()) {  // a state of another model: leave no contact rather than write past the end
+      num_active_ = i;
+      break;
+    }
+    Slot& s = TakeSlot(k);
     stream.Read(s.num_rows);
     stream.Read(s.pos);
     stream.Read(s.r1);

@@ -62,9 +62,9 @@ class SelfContactConstraint final : public OwnConstraint {
   void ForEachActiveContact(float dt, F&& f) {
     SoftContactConstraint::RowView views[kMaxRows];
     if (num_active_ == 0) return;
-    for (size_t k = 0; k < slots_.size(); ++k) {
-      if (!active_[k]) continue;
-      Slot& s = slots_[k];
+    for (size_t k = 0; k < live_of_.size(); ++k) {
+      if (live_of_[k] < 0) continue;
+      Slot& s = live_[size_t(live_of_[k])];
       for (int i = 0; i < s.num_rows; ++i) {
         SoftContactRow& r = s.rows[i];
         views[i] = SoftContactConstraint::RowView{r.axis, r.bias, SoftContactSoftness(dt, r.damping), &r.total};
@@ -72,7 +72,7 @@ class SelfContactConstraint final : public OwnConstraint {
       f(s.r1, s.r2, s.num_rows, views);
     }
   }
-  int max_contacts() const { return int(slots_.size()); }
+  int max_contacts() const { return int(live_of_.size()); }
 
   // Only its tree's articulation solves it: never in Jolt's lists, so Jolt calls none of these.
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User3; }
@@ -89,10 +89,9 @@ class SelfContactConstraint final : public OwnConstraint {
   void FindContacts(float h, BiasAccelerationSource& bias, int body1, int body2, const JPH::RMat44& t1,
                     const JPH::RMat44& t2, bool near);
 
-  // One possible contact point: a pair's point `feature`.
+  // An active contact point: a pair's point `feature`.
   struct Slot {
     int num_rows = 0;
-    int pair = 0;
     JPH::Vec3 pos = JPH::Vec3::sZero();
     JPH::Vec3 r1 = JPH::Vec3::sZero(), r2 = JPH::Vec3::sZero();
     SoftContactRow rows[kMaxRows];
@@ -104,11 +103,19 @@ class SelfContactConstraint final : public OwnConstraint {
   // All pairs at once: beyond reach_all_ between these points of the two bodies (body frames), none touch.
   JPH::Vec3 centre1_, centre2_;
   float reach_all_ = 0.0f;
-  // A Humanoid's 111 pairs have 222 slots of ~400 bytes; most updates none is active, and
-  // walking them all for their flags would cost more than finding the contacts.
-  std::vector<Slot> slots_;              // SelfContactGeomPair::max_contacts() per pair
-  std::vector<unsigned char> active_;    // per slot
+  // Each pair's possible contacts, SelfContactGeomPair::max_contacts() of them, in order: a Humanoid's
+  // 111 pairs have 222. Only the active ones hold a Slot (~400 bytes), from live_, which grows to the
+  // most ever active at once: most updates none is, and a Slot for each possible contact would cost
+  // every env 100 KB.
+  std::vector<int> live_of_;   // per possible contact: its Slot in live_, or -1
+  std::vector<int> pair_of_;   // per possible contact: its pair
+  std::vector<Slot> live_;
+  std::vector<int> free_;      // Slots of live_ not in use
   int num_active_ = 0;
+  // A Slot for possible contact k, its rows cleared, or the one it holds.
+  Slot& TakeSlot(size_t k);
+  // Clears possible contact k's rows and returns its Slot to free_.
+  void FreeSlot(size_t k);
 };
 
 }  // namespace joltgym
