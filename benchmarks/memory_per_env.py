@@ -15,7 +15,7 @@ import json
 import subprocess
 import sys
 
-GYMNASIUM_TASKS = ["InvertedPendulum", "InvertedDoublePendulum", "Reacher", "Pusher", "Swimmer", "Hopper", "Walker2d",
+GYMNASIUM_TASKS = ["InvertedPendulum", "InvertedDoublePendulum", "Reacher", "Swimmer", "Hopper", "Walker2d",
                    "HalfCheetah", "Ant", "Humanoid", "HumanoidStandup"]
 
 CHILD = r"""
