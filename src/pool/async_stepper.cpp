@@ -10,6 +10,7 @@
 
 namespace joltgym {
 Packing AsyncPacking(const Packing& preferred, int num_envs, int batch_size, int requested) {
+  if (batch_size == 0) batch_size = num_envs;
   if (batch_size < 1 || batch_size > num_envs)
     throw std::invalid_argument("batch_size must be in [1, num_envs=" + std::to_string(num_envs) + "], got " +
                                 std::to_string(batch_size));

@@ -22,7 +22,7 @@
 
 namespace joltgym {
 
-// A packing for batches of batch_size envs out of num_envs, as near `preferred` as that allows:
+// A packing for batches of batch_size envs out of num_envs (0: all), as near `preferred` as that allows:
 // worlds of one size that divides both (1 always does), at most preferred's largest world; the
 // preferred packing itself when the batch is the whole pool. requested > 0 (robots per world the
 // caller asked for) must divide both: std::invalid_argument naming it otherwise.

@@ -43,8 +43,7 @@ MultiAgentPool::MultiAgentPool(std::shared_ptr<const MultiAgentTask> task, int n
                                int max_episode_steps, std::uint64_t entropy, int envs_per_world, int batch_size)
     : task_(std::move(task)),
       packing_(AsyncPacking(ChooseEnvPacking(Checked(task_), num_envs, num_threads, envs_per_world),
-                            std::max(1, num_envs), batch_size > 0 ? batch_size : std::max(1, num_envs),
-                            envs_per_world)),
+                            std::max(1, num_envs), batch_size, envs_per_world)),
       batch_size_(batch_size > 0 ? batch_size : num_envs),
       threads_(ThreadsFor(packing_, num_threads)) {
   if (num_envs < 1) throw std::invalid_argument("num_envs must be >= 1, got " + std::to_string(num_envs));
@@ -71,8 +70,6 @@ MultiAgentPool::MultiAgentPool(std::shared_ptr<const MultiAgentTask> task, int n
     contexts_.push_back(std::make_unique<StepContext>(TempBytesFor(envs_.front()->world())));
   async_ = std::make_unique<AsyncStepper>(packing_, threads_.num_threads(), &MultiAgentPool::RunAsyncWorld, this);
 }
-
-MultiAgentPool::~MultiAgentPool() { async_.reset(); }
 
 int MultiAgentPool::num_worlds() const { return packing_.worlds(); }
 

@@ -49,7 +49,6 @@ class MultiAgentPool {
   // batch_size: envs per Recv, 0 for all; below num_envs it packs worlds that divide it (AsyncPacking).
   MultiAgentPool(std::shared_ptr<const MultiAgentTask> task, int num_envs, int num_threads, int max_episode_steps,
                  std::uint64_t entropy, int envs_per_world = 0, int batch_size = 0);
-  ~MultiAgentPool();
 
   const MultiAgentTask& task() const { return *task_; }
   int num_envs() const { return int(envs_.size()); }

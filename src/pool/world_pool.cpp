@@ -53,7 +53,7 @@ WorldPool::WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_e
     : task_(std::move(task)),
       num_envs_(num_envs),
       packing_(AsyncPacking(ChoosePacking(model, num_envs, num_threads, robots_per_world), std::max(1, num_envs),
-                            batch_size > 0 ? batch_size : std::max(1, num_envs), robots_per_world)),
+                            batch_size, robots_per_world)),
       max_episode_steps_(max_episode_steps),
       mode_(mode),
       batch_size_(batch_size > 0 ? batch_size : num_envs),
@@ -71,8 +71,6 @@ WorldPool::WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_e
   for (int w = 0; w < threads_.num_threads(); ++w) contexts_.push_back(std::make_unique<StepContext>(temp_bytes));
   async_ = std::make_unique<AsyncStepper>(packing_, threads_.num_threads(), &WorldPool::RunAsyncGroup, this);
 }
-
-WorldPool::~WorldPool() { async_.reset(); }
 
 void WorldPool::ResetEnv(int i, float* obs, double* info_row) {
   groups_[size_t(packing_.WorldOf(i))]->Reset(packing_.IndexInWorld(i), slots_[i].Begin(), obs, info_row);

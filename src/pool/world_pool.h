@@ -58,7 +58,6 @@ class WorldPool {
   WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_envs, int num_threads,
             int max_episode_steps, AutoresetMode mode, std::uint64_t entropy, int robots_per_world = 0,
             int batch_size = 0);
-  ~WorldPool();
 
   int num_envs() const { return num_envs_; }
   int batch_size() const { return batch_size_; }
