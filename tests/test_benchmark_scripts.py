@@ -120,3 +120,10 @@ def test_async_rollout_example_runs_both_loops():
                           "--envs", "8", "--steps", "400"], check=True, timeout=600, capture_output=True, text=True).stdout
     assert re.search(r"synchronous \(batch_size\s+8\):\s+[\d,]+ env steps", out)
     assert re.search(r"asynchronous \(batch_size\s+4\):\s+[\d,]+ env steps", out)
+
+
+def test_state_sizes_reports_bytes_and_costs_per_env():
+    text = run("state_sizes.py", "--envs", "2", "--rounds", "1", "--tasks", "Hopper")
+    hopper = re.search(r"^\| Hopper \| ([\d,]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|$", text, re.M)
+    assert hopper and int(hopper.group(1).replace(",", "")) > 1000
+    assert re.search(r"^\| joltgym/SumoAnts-v0 \| [\d,]+ \|", text, re.M)

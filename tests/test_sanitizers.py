@@ -40,6 +40,11 @@ NEWER_ROBOTS = ("ApolloJoystickFlatTerrain", "BerkeleyHumanoidJoystickFlatTerrai
 # a light, a heavy, a self-colliding and a Playground task stand for all.
 ASYNC_EVERY_TASK = "tests/test_async.py::test_every_task_runs_each_envs_episodes_whatever_order_envs_come_back_in"
 ASYNC_UNDER_TSAN = ("HalfCheetah", "Ant", "Humanoid", "Go1JoystickFlatTerrain")
+# Saved states of every task, likewise: the robots added last (ASan) or all but those four (TSan) stand
+# for each other. A spawned process would not start under the sanitizer's preloaded runtime.
+STATE_EVERY_TASK = ("tests/test_state.py::test_every_task_steps_on_bit_for_bit_from_a_restored_state",
+                    "tests/test_state.py::test_the_single_env_restores_its_own_states_and_a_vector_envs")
+STATE_IN_ANOTHER_PROCESS = "tests/test_state.py::test_a_pickled_state_steps_on_identically_in_another_process"
 
 KINDS = {
     "address,undefined": dict(
@@ -53,13 +58,16 @@ KINDS = {
                 "tests/test_benchmark_scripts.py", "tests/test_main_job.py", "tests/test_spot.py", "tests/test_t1.py",
                 "tests/test_berkeley_humanoid.py", "tests/test_apollo.py", "tests/test_h1.py"],
         deselect=["tests/test_pickling.py::test_vector_env_unpickled_in_another_process_runs_the_same_episodes",
-                  *[f"{ASYNC_EVERY_TASK}[{task}]" for task in NEWER_ROBOTS]],
+                  *[f"{ASYNC_EVERY_TASK}[{task}]" for task in NEWER_ROBOTS],
+                  *[f"{test}[{task}]" for test in STATE_EVERY_TASK for task in NEWER_ROBOTS],
+                  STATE_IN_ANOTHER_PROCESS],
     ),
     "thread": dict(
         runtime=["libtsan.so", "libstdc++.so"],
         options={"TSAN_OPTIONS": "halt_on_error=1:second_deadlock_stack=1"},
         tests=["tests/test_concurrency.py", "tests/test_packed_worlds.py", "tests/test_vector_env.py",
-               "tests/test_marl_vector.py", "tests/test_async.py", "tests/test_marl_async.py", "tests/test_zero_copy.py"],
+               "tests/test_marl_vector.py", "tests/test_async.py", "tests/test_marl_async.py", "tests/test_zero_copy.py",
+               "tests/test_state.py", "tests/test_marl_state.py"],
         ignore=[],
         # The pool's threads run every task alike: Go1's, G1's, OP3's and Barkour's stand for the robots
         # added since, whose thread-count and packing runs take minutes and gigabytes each under TSan.
@@ -68,7 +76,9 @@ KINDS = {
              [""]),
             ("tests/test_packed_worlds.py::test_results_do_not_depend_on_the_packing_or_the_thread_count",
              ["AutoresetMode.NEXT_STEP-", "AutoresetMode.SAME_STEP-"])) for mode in modes]
-        + [f"{ASYNC_EVERY_TASK}[{task}]" for task in TASKS if task not in ASYNC_UNDER_TSAN],
+        + [f"{ASYNC_EVERY_TASK}[{task}]" for task in TASKS if task not in ASYNC_UNDER_TSAN]
+        + [f"{test}[{task}]" for test in STATE_EVERY_TASK for task in TASKS if task not in ASYNC_UNDER_TSAN]
+        + [STATE_IN_ANOTHER_PROCESS],
     ),
 }
 

@@ -31,3 +31,11 @@ class EpisodeSeeds:
             self._state = int(np_random.integers(0, _UNSEEDED_BOUND))
         episode_seed, self._state = _native.next_seed(self._state)
         return int(episode_seed)
+
+    @property
+    def state(self) -> int | None:
+        """Where the stream stands (None: never seeded), for a saved env state."""
+        return self._state
+
+    def restore(self, state: int) -> None:
+        self._state = int(state)

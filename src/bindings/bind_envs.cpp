@@ -5,6 +5,7 @@
 #include "bindings/array_convert.h"
 #include "bindings/bindings.h"
 #include "bindings/render_frame.h"
+#include "bindings/state_bindings.h"
 #include "bindings/task_params_convert.h"
 #include "bindings/world_arrays.h"
 
@@ -175,7 +176,32 @@ void BindEnvs(py::module_& m) {
             self.Observe(obs.mutable_data());
             return obs;
           },
-          "The task's observation of the current state (e.g. after set_state).");
+          "The task's observation of the current state (e.g. after set_state).")
+      .def(
+          "save_state",
+          [](TaskCore& self, std::uint64_t seed_state, int elapsed) {
+            StateBuffer out;
+            {
+              py::gil_scoped_release release;
+              self.SaveState(EpisodeState{seed_state, elapsed, false}, out);
+            }
+            return StateBytes(out);
+          },
+          py::arg("seed_state"), py::arg("elapsed"),
+          "The env's saved state (bytes), with the Python side's episode seed stream and step count.")
+      .def(
+          "restore_state",
+          [](TaskCore& self, const py::object& state) {
+            StateBuffer in;
+            StateFromPython(state, in, "the state");
+            EpisodeState episode;
+            {
+              py::gil_scoped_release release;
+              episode = self.RestoreState(in);
+            }
+            return py::make_tuple(episode.seed_state, episode.elapsed, episode.done);
+          },
+          py::arg("state"), "Restores save_state's bytes; returns the (seed_state, elapsed, done) saved with them.");
   DefRender<TaskCore>(core, [](TaskCore& s, auto&& f) { s.WithWorld(f); });
   DefineWorldViews(core, [](TaskCore& s, auto&& f) { return s.WithRobot(f); });
   DefinePhysicsParameters(

@@ -1,11 +1,13 @@
 // Multi-agent tasks and the single multi-agent env: conversion and GIL release only.
 #include "bindings/array_convert.h"
 #include "bindings/async_bindings.h"
+#include "bindings/state_bindings.h"
 #include "bindings/bindings.h"
 #include "bindings/render_frame.h"
 #include "bindings/task_params_convert.h"
 #include "bindings/world_arrays.h"
 
+#include "envs/saved_state.h"
 #include "marl/factored_task.h"
 #include "marl/multi_agent_env.h"
 #include "pool/multi_agent_pool.h"
@@ -230,6 +232,52 @@ void BindMarl(py::module_& m) {
             self.env.SetKnob(index, value);
           },
           py::arg("index"), py::arg("value"))
+      .def(
+          "save_state",
+          [](PyMultiAgentEnv& self, std::uint64_t seed_state) {
+            StateBuffer out;
+            {
+              py::gil_scoped_release release;
+              std::lock_guard<std::mutex> lock(self.mutex);
+              BeginSavedState(out, self.env.StateKind(),
+                              EpisodeState{seed_state, self.env.elapsed(), self.env.episode_over()});
+              self.env.SaveState(out);
+              EndSavedState(out);
+            }
+            return StateBytes(out);
+          },
+          py::arg("seed_state"), "The env's saved state (bytes), with the Python side's episode seed stream.")
+      .def(
+          "restore_state",
+          [](PyMultiAgentEnv& self, const py::object& state) {
+            StateBuffer in;
+            StateFromPython(state, in, "the state");
+            py::gil_scoped_release release;
+            std::lock_guard<std::mutex> lock(self.mutex);
+            const EpisodeState episode = OpenSavedState(in, self.env.StateKind(), "the state");
+            if (!self.env.RestoreState(in) || !ReadToEnd(in))
+              throw std::invalid_argument("the state has the header of this task's states but not their contents "
+                                          "(saved by another build of joltgym?): the env is left in no defined state; "
+                                          "reset it");
+            return episode.seed_state;
+          },
+          py::arg("state"), "Restores save_state's bytes; returns the episode seed stream saved with them.")
+      .def("observe",
+           [](PyMultiAgentEnv& self) {
+             py::tuple out = Outputs(self.env.task());
+             auto obs = out[0].cast<py::array_t<float>>();
+             auto state = out[1].cast<py::array_t<float>>();
+             std::lock_guard<std::mutex> lock(self.mutex);
+             self.env.Observe(obs.mutable_data(), state.mutable_data());
+             return py::make_tuple(obs, state);
+           },
+           "(obs, state) of the current state, as reset returns them.")
+      .def_property_readonly("live", [](PyMultiAgentEnv& self) {
+        std::lock_guard<std::mutex> lock(self.mutex);
+        py::array_t<bool> out(self.env.task().num_agents());
+        for (int i = 0; i < self.env.task().num_agents(); ++i) out.mutable_data()[i] = self.env.live(i);
+        return out;
+      }, "Per agent: still playing.")
       .def_property_readonly("elapsed", [](PyMultiAgentEnv& self) {
         std::lock_guard<std::mutex> lock(self.mutex);
         return self.env.elapsed();
@@ -337,6 +385,7 @@ void BindMarl(py::module_& m) {
           py::arg("actions"), py::arg("outputs"),
           "Step every env (actions [num_envs, agents, max_act_dim]); returns whether any env's physics diverged.");
   DefAsyncCounters<MultiAgentPool>(pool);
+  DefStateAccess<MultiAgentPool>(pool);
   DefRenderOfEach<MultiAgentPool>(pool, [](MultiAgentPool& p) { return p.num_envs(); },
                                   [](MultiAgentPool& p, int env) { return p.RobotOfEnv(env); });
   pool.def(

@@ -1,6 +1,7 @@
 // WorldPool: batched stepping into caller-owned NumPy buffers with the GIL released.
 #include "bindings/array_convert.h"
 #include "bindings/async_bindings.h"
+#include "bindings/state_bindings.h"
 #include "bindings/bindings.h"
 #include "bindings/physics_parameters.h"
 #include "bindings/render_frame.h"
@@ -375,6 +376,7 @@ void BindPool(py::module_& m) {
           },
           py::arg("actions"), "Step every env; returns (obs, rewards, terminated, truncated).");
   DefAsyncCounters<WorldPool>(pool);
+  DefStateAccess<WorldPool>(pool);
   DefRenderOfEach<WorldPool>(pool, [](WorldPool& p) { return p.num_envs(); },
                              [](WorldPool& p, int env) { return p.RobotOfEnv(env); });
   DefinePhysicsParameters(

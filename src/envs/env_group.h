@@ -41,6 +41,13 @@ class EnvGroup {
   StepOutcome Finish(int k, const float* action, float* obs, double* info);
   // The task's observation of env k's current state.
   void Observe(int k, float* obs) { task_->Observe(world_.robot(k), envs_[size_t(k)].ws, obs); }
+  // Env k's state mid-episode (env_state.cpp): its robot (its world, for a robot that touches
+  // through Jolt and so has a world of its own), random stream and task workspace. Restored into
+  // env j of any group of the same model and task, stepping env j on is bit-identical to
+  // stepping env k on from where it was saved. RestoreEnv returns false for a state of another
+  // model or task (the env then in no defined state: reset it).
+  void SaveEnv(int k, StateBuffer& out) const;
+  bool RestoreEnv(int k, StateBuffer& in);
   // Physical parameters drawn for each env at its resets from now on; null: none drawn.
   void SetRandomization(std::shared_ptr<const Randomization> randomization) { randomization_ = std::move(randomization); }
 

@@ -27,6 +27,8 @@ class EnvInstance {
   }
   // The task's observation of the current state.
   void Observe(float* obs) { group_.Observe(0, obs); }
+  void SaveState(StateBuffer& out) const { group_.SaveEnv(0, out); }
+  bool RestoreState(StateBuffer& in) { return group_.RestoreEnv(0, in); }
   void SetRandomization(std::shared_ptr<const Randomization> randomization) { group_.SetRandomization(std::move(randomization)); }
 
  private:

@@ -6,6 +6,7 @@
 
 #include "envs/action_check.h"
 #include "envs/env_instance.h"
+#include "envs/saved_state.h"
 
 #include <mutex>
 
@@ -13,7 +14,8 @@ namespace joltgym {
 
 class SingleEnv {
  public:
-  SingleEnv(ModelPtr model, std::shared_ptr<const Task> task) : env_(std::move(model), std::move(task)) {}
+  SingleEnv(ModelPtr model, std::shared_ptr<const Task> task)
+      : state_kind_(StateKind(*task, *model)), env_(std::move(model), std::move(task)) {}
 
   const Task& task() const { return env_.task(); }
 
@@ -44,12 +46,32 @@ class SingleEnv {
     return f(env_.robot());
   }
 
+  // The env's saved state (saved_state.h), its episode's bookkeeping given by the caller (the
+  // single env's seed stream and step count live in Python); and its restoring, which returns
+  // that bookkeeping. RestoreState throws std::invalid_argument for a state of another task or
+  // model, or damaged bytes.
+  void SaveState(const EpisodeState& episode, StateBuffer& out) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    BeginSavedState(out, state_kind_, episode);
+    env_.SaveState(out);
+    EndSavedState(out);
+  }
+  EpisodeState RestoreState(StateBuffer& in) {
+    const EpisodeState episode = OpenSavedState(in, state_kind_, "the state");
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!env_.RestoreState(in) || !ReadToEnd(in))
+      throw std::invalid_argument("the state has the header of this task's states but not their contents (saved by "
+                                  "another build of joltgym?): the env is left in no defined state; reset it");
+    return episode;
+  }
+
   void SetRandomization(std::shared_ptr<const Randomization> randomization) {
     std::lock_guard<std::mutex> lock(mutex_);
     env_.SetRandomization(std::move(randomization));
   }
 
  private:
+  std::string state_kind_;
   std::mutex mutex_;
   EnvInstance env_;
   StepContext ctx_;

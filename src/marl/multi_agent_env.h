@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace joltgym {
@@ -58,6 +59,18 @@ class MultiAgentEnv {
   // by the caller as Step checks them) and Finish scores the step once the world has moved.
   void Prepare(const float* actions);
   void Finish(const MultiAgentStepOutput& out);
+  // The task's observations and global state of the current state (after RestoreState, say).
+  void Observe(float* obs, float* state) { task_->Observe(view_, ws_, obs, state); }
+
+  // The env's state mid-episode (multi_agent_env_state.cpp): its robots (each alone where the task
+  // CanPack, else the whole world, which is then the env's own), random stream, workspace (not the knobs),
+  // which agents play and the steps so far. Restored into any env of the same task, stepping on
+  // is bit-identical to the env it was saved from. RestoreState returns false for a state of
+  // another task (the env then in no defined state: reset it).
+  void SaveState(StateBuffer& out) const;
+  bool RestoreState(StateBuffer& in);
+  // What the saved states are of (saved_state.h).
+  std::string StateKind() const;
 
  private:
   void InitScratch();  // the workspace and per-agent buffers, sized for the task

@@ -106,6 +106,30 @@ void AsyncStepper::CheckSendableLocked(const int* envs, int count) const {
                                 "after recv() returned it");
 }
 
+void AsyncStepper::CheckHeld(const int* envs, int count, bool allow_repeats, const std::string& call) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const int n = int(env_state_.size());
+  std::vector<int> out_of_range, repeated, busy;
+  std::vector<bool> seen(size_t(n), false);
+  for (int k = 0; k < count; ++k) {
+    const int i = envs[k];
+    if (i < 0 || i >= n) {
+      out_of_range.push_back(i);
+    } else if (seen[size_t(i)] && !allow_repeats) {
+      repeated.push_back(i);
+    } else {
+      seen[size_t(i)] = true;
+      if (env_state_[size_t(i)] != State::kHeld) busy.push_back(i);
+    }
+  }
+  if (!out_of_range.empty())
+    throw std::invalid_argument("env id(s) " + EnvList(out_of_range) + " out of range [0, " + std::to_string(n) + ")");
+  if (!repeated.empty()) throw std::invalid_argument("env id(s) " + EnvList(repeated) + " given twice to " + call);
+  if (!busy.empty())
+    throw std::invalid_argument("env(s) " + EnvList(busy) + " were sent actions that recv() has not returned yet: " +
+                                call + " only after recv() returned them");
+}
+
 void AsyncStepper::Send(const int* envs, int count) {
   std::unique_lock<std::mutex> lock(mutex_);
   CheckThreads();

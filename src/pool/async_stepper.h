@@ -17,6 +17,7 @@
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -48,6 +49,10 @@ class AsyncStepper {
   // Throws std::invalid_argument naming the envs among envs[0, count) that are out of range,
   // repeated, or still in flight; changes nothing then.
   void CheckSendable(const int* envs, int count) const;
+  // For a call that reads or writes the envs' state (`call`, e.g. "get_state()"): throws
+  // std::invalid_argument naming the envs among envs[0, count) that are out of range, repeated
+  // (unless allowed) or in flight.
+  void CheckHeld(const int* envs, int count, bool allow_repeats, const std::string& call) const;
   // Marks the envs sent (CheckSendable first) and queues every world whose envs are now all sent.
   // The caller has staged their inputs, which a world's job may read until Recv returns its envs.
   void Send(const int* envs, int count);

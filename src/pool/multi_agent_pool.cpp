@@ -66,6 +66,7 @@ MultiAgentPool::MultiAgentPool(std::shared_ptr<const MultiAgentTask> task, int n
     }
     seed_state_.push_back(entropy + std::uint64_t(w));
   }
+  state_kind_ = envs_.front()->StateKind();
   for (int t = 0; t < threads_.num_threads(); ++t)
     contexts_.push_back(std::make_unique<StepContext>(TempBytesFor(envs_.front()->world())));
   async_ = std::make_unique<AsyncStepper>(packing_, threads_.num_threads(), &MultiAgentPool::RunAsyncWorld, this);

@@ -85,6 +85,11 @@ class MultiAgentPool {
     async_->WaitForWorld(packing_.WorldOf(w));
     return f(envs_[size_t(w)]->world());
   }
+  // The saved states of envs[0, count) and their restoring, as WorldPool's (SaveStates); the
+  // envs' knobs are not in them (MultiAgentEnv::SaveState).
+  void SaveStates(const int* envs, int count, StateBuffer* out);
+  void RestoreStates(const int* envs, int count, StateBuffer* states);
+  const std::string& state_kind() const { return state_kind_; }
   // Env w's robot in its world where the world holds other envs' robots too, else -1.
   int RobotOfEnv(int w) const { return packing_.largest() > 1 ? envs_.at(size_t(w))->first_robot() : -1; }
   std::vector<FloorMark> FloorMarks(int w) {
@@ -117,6 +122,7 @@ class MultiAgentPool {
   std::vector<std::unique_ptr<World>> worlds_;
   std::vector<std::unique_ptr<MultiAgentEnv>> envs_;
   std::vector<std::uint64_t> seed_state_;
+  std::string state_kind_;  // MultiAgentEnv::StateKind
   std::vector<std::unique_ptr<StepContext>> contexts_;  // one per worker thread
   int batch_size_;
   ThreadPool threads_;

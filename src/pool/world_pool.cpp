@@ -66,6 +66,7 @@ WorldPool::WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_e
   std::iota(step_order_.begin(), step_order_.end(), 0);
   step_seconds_.assign(groups_.size(), 0.0);
   slots_.resize(size_t(num_envs));
+  state_kind_ = StateKind(*task_, *model);
   for (int i = 0; i < num_envs; ++i) slots_[i].seed_state = entropy + std::uint64_t(i);
   const size_t temp_bytes = TempBytesFor(groups_.front()->world());
   for (int w = 0; w < threads_.num_threads(); ++w) contexts_.push_back(std::make_unique<StepContext>(temp_bytes));

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "envs/env_group.h"
+#include "envs/saved_state.h"
 #include "pool/async_stepper.h"
 #include "pool/episode_slot.h"
 #include "pool/reset_requests.h"
@@ -115,6 +116,14 @@ class WorldPool {
   decltype(auto) WithRobotOfEnv(int i, F&& f) {
     return WithWorld(i, [&](World& world) -> decltype(auto) { return f(world.robot(std::max(0, RobotOfEnv(i)))); });
   }
+  // The saved states (saved_state.h) of envs[0, count) into out[0, count), and their restoring:
+  // env envs[k] then steps on from states[k] bit for bit as the env it was saved from did
+  // (world_pool_state.cpp). Both throw std::invalid_argument before touching any env, naming the
+  // envs out of range or in flight (sent, not received), a repeated env (restoring), or the state
+  // that is not of this pool's task and model.
+  void SaveStates(const int* envs, int count, StateBuffer* out);
+  void RestoreStates(const int* envs, int count, StateBuffer* states);
+  const std::string& state_kind() const { return state_kind_; }
   // Env i's robot in its world; -1 when the world holds env i alone.
   int RobotOfEnv(int i) const { return packing_.largest() > 1 ? packing_.IndexInWorld(i) : -1; }
 
@@ -147,6 +156,7 @@ class WorldPool {
   std::vector<int> step_order_;
   std::vector<double> step_seconds_;
   std::vector<EpisodeSlot> slots_;
+  std::string state_kind_;  // StateKind of the task and model: what the saved states are of
   std::vector<std::unique_ptr<StepContext>> contexts_;  // one per worker thread: Jolt scratch is not shared
   int max_episode_steps_;
   AutoresetMode mode_;

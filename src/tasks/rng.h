@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <type_traits>
 
 namespace joltgym {
 
@@ -23,7 +24,18 @@ class Rng {
     return float(std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2));
   }
 
+ // The stream's exact position as raw bytes (a saved env's state), valid within one build.
+  template <class Recorder>
+  void SaveTo(Recorder& out) const {
+    out.WriteBytes(&engine_, sizeof(engine_));
+  }
+  template <class Recorder>
+  void RestoreFrom(Recorder& in) {
+    in.ReadBytes(&engine_, sizeof(engine_));
+  }
+
  private:
+  static_assert(std::is_trivially_copyable_v<std::mt19937_64>, "Rng::SaveTo copies the engine's bytes");
   std::mt19937_64 engine_;
 };
 

@@ -157,11 +157,13 @@ class JoltEnv(ClosesItsRenderer, PhysicsParameters, gym.Env, EzPickle):
         self._view = ObservationView(self.task)
         self.init_qpos = self.model.init_qpos.copy()
         self.init_qvel = self.model.init_qvel.copy()
+        self._elapsed_steps = 0
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         self._check_open()
         super().reset(seed=seed)
         obs, info = self._core.reset(self._episode_seeds.next(seed, self.np_random))
+        self._elapsed_steps = 0
         if self.render_mode == "human":  # Gymnasium's "human" mode draws on every reset and step
             self.render()
         return self._view(obs), info
@@ -169,6 +171,7 @@ class JoltEnv(ClosesItsRenderer, PhysicsParameters, gym.Env, EzPickle):
     def step(self, action):
         self._check_open()
         obs, reward, terminated, diverged, info = self._core.step(action)
+        self._elapsed_steps += 1
         if diverged:
             info[DIVERGED_KEY] = True
             warn_diverged(self.spec.id if self.spec else type(self).__name__)
@@ -194,9 +197,36 @@ class JoltEnv(ClosesItsRenderer, PhysicsParameters, gym.Env, EzPickle):
     def qvel(self) -> np.ndarray:
         return self._core.qvel
 
-    def set_state(self, qpos, qvel) -> None:
-        """Place the robot at generalized coordinates, as MujocoEnv.set_state."""
+    @property
+    def elapsed_steps(self) -> int:
+        """Steps since the last reset (what Gymnasium's TimeLimit counts too)."""
+        return self._elapsed_steps
+
+    def get_state(self) -> bytes:
+        """The env's exact state as ``bytes`` (picklable): physics, solver warm starts, random
+        stream, the task's command or goal, randomised physics, the step count and the episode seed
+        stream. ``set_state(state)`` on this or any env of the same task and model (a vector env's
+        too) steps on bit for bit as this env does from here (``docs/state.md``)."""
         self._check_open()
+        if self._episode_seeds.state is None:
+            raise gym.error.ResetNeeded("get_state() needs an episode: call reset() first")
+        return self._core.save_state(self._episode_seeds.state, self._elapsed_steps)
+
+    def set_state(self, qpos, qvel=None) -> None:
+        """``set_state(state)``: restores ``get_state()``'s bytes exactly (ValueError for a state of
+        another task or model, or damaged bytes). ``set_state(qpos, qvel)``: places the robot at
+        generalized coordinates, as MujocoEnv.set_state. Wrappers keep their own counters: after
+        restoring through ``gym.make``'s TimeLimit, ``env.set_wrapper_attr("_elapsed_steps",
+        env.unwrapped.elapsed_steps)``."""
+        self._check_open()
+        if qvel is None:
+            if not isinstance(qpos, (bytes, bytearray, memoryview)):
+                raise TypeError("set_state takes get_state()'s bytes, or qpos and qvel; got "
+                                f"{type(qpos).__name__} alone")
+            seed_state, elapsed, _ = self._core.restore_state(qpos)
+            self._episode_seeds.restore(seed_state)
+            self._elapsed_steps = int(elapsed)
+            return
         self._core.set_state(qpos, qvel)
 
     def render(self):

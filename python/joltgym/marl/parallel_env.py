@@ -167,6 +167,29 @@ class JoltParallelEnv(ClosesItsRenderer, ParallelEnv, EzPickle):
     def state(self) -> np.ndarray:
         return self._state.copy()
 
+    def get_state(self) -> bytes:
+        """The env's exact state as ``bytes`` (picklable): every robot's physics and solver warm
+        starts, the random stream, the task's per-episode values (a ring, a goal), which agents
+        play, the step count and the episode seed stream; not the knobs, which the env keeps.
+        ``set_state`` on this or any env of the same task (a MultiAgentVectorEnv's too) steps on bit
+        for bit as this env does from here (``docs/state.md``)."""
+        self._check_open()
+        if self._episode_seeds.state is None:
+            raise ValueError("get_state() needs an episode: call reset() first")
+        return self._env.save_state(self._episode_seeds.state)
+
+    def set_state(self, state: bytes) -> None:
+        """Restores ``get_state()``'s bytes (ValueError for a state of another task, or damaged
+        bytes); ``agents`` and ``state()`` follow. Observations are not returned: use those returned
+        with the step the state was saved after."""
+        self._check_open()
+        if not isinstance(state, (bytes, bytearray, memoryview)):
+            raise TypeError(f"set_state takes get_state()'s bytes, got {type(state).__name__}")
+        self._episode_seeds.restore(self._env.restore_state(state))
+        live = self._env.live
+        self.agents = [agent for i, agent in enumerate(self.possible_agents) if live[i]]
+        _, self._state = self._env.observe()
+
     def render(self, *args, **kwargs):
         """The world's frame in ``render_mode``, as the single-agent envs' ``render()``; accepts (and
         ignores) the argument RLlib's ``ParallelPettingZooEnv.render`` passes."""

@@ -22,9 +22,10 @@ from joltgym import _native
 from joltgym.divergence import DIVERGED_KEY, warn_diverged
 from joltgym.rendering import VectorRenderer
 from joltgym.vector.asynchronous import AsynchronousSteps, check_batch_size
+from joltgym.vector.saved_states import SavedStates
 
 
-class MultiAgentVectorEnv(AsynchronousSteps):
+class MultiAgentVectorEnv(AsynchronousSteps, SavedStates):
     """``num_envs`` copies of a registered multi-agent env (``"joltgym/MaHumanoid-v0"``).
 
     Args:

@@ -31,6 +31,7 @@ from joltgym.randomization import PhysicsParameters
 from joltgym.spaces import ObservationView, action_space, observation_space
 from joltgym.tasks import TASKS, task_for_model, task_spec
 from joltgym.vector.asynchronous import AsynchronousSteps, check_batch_size
+from joltgym.vector.saved_states import SavedStates
 
 _NATIVE_MODES = {
     AutoresetMode.NEXT_STEP: _native.AutoresetMode.NEXT_STEP,
@@ -45,7 +46,7 @@ def _name_the_task(owner: str | None) -> str:
     return f"pass task= with the task it is a model of ({', '.join(TASKS)})"
 
 
-class JoltVectorEnv(PhysicsParameters, AsynchronousSteps, VectorEnv):
+class JoltVectorEnv(PhysicsParameters, AsynchronousSteps, SavedStates, VectorEnv):
     """``num_envs`` copies of a joltgym task in one native pool.
 
     Args:

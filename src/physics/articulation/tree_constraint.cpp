@@ -24,6 +24,22 @@ void TreeConstraint::RestoreState(JPH::StateRecorder& stream) {
   system_.RestoreReleased(stream);
 }
 
+void TreeConstraint::SavePlacement(JPH::StateRecorder& stream) const {
+  stream.Write(placed_);
+  for (size_t i = 0; i < tree_.size(); ++i) {
+    stream.Write(placed_position_[i]);
+    stream.Write(placed_rotation_[i]);
+  }
+}
+
+void TreeConstraint::RestorePlacement(JPH::StateRecorder& stream) {
+  stream.Read(placed_);
+  for (size_t i = 0; i < tree_.size(); ++i) {
+    stream.Read(placed_position_[i]);
+    stream.Read(placed_rotation_[i]);
+  }
+}
+
 void TreeConstraint::BuildIslands(JPH::uint32 constraint_index, JPH::IslandBuilder& builder,
                                   JPH::BodyManager& body_manager) {
   for (JPH::Body* body : tree_)

@@ -39,6 +39,10 @@ class TreeConstraint : public OwnConstraint {
   // With Jolt's, the limits the last update ended released (JointSpaceSystem::Reset).
   void SaveState(JPH::StateRecorder& stream) const override;
   void RestoreState(JPH::StateRecorder& stream) override;
+  // Where the last placement left the bodies (PlaceAgainIfMoved compares with it): part of a
+  // saved mid-episode state (Robot::SaveState), not of Jolt's.
+  void SavePlacement(JPH::StateRecorder& stream) const;
+  void RestorePlacement(JPH::StateRecorder& stream);
 
  protected:
   // The tree's rates and their rows, solved by the owner (articulation_constraint.h,

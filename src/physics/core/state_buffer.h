@@ -5,7 +5,9 @@
 #include <Jolt/Jolt.h>
 #include <Jolt/Physics/StateRecorder.h>
 
+#include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace joltgym {
@@ -31,6 +33,35 @@ class StateBuffer final : public JPH::StateRecorder {
   }
   bool IsEOF() const override { return read_ >= data_.size(); }
   bool IsFailed() const override { return failed_; }
+
+  const unsigned char* data() const { return data_.data(); }
+  void Assign(const unsigned char* bytes, size_t n) {
+    data_.assign(bytes, bytes + n);
+    Rewind();
+  }
+  size_t read_position() const { return read_; }
+
+  // A vector's length, then its elements.
+  template <class T>
+  void WriteVector(const std::vector<T>& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const std::uint64_t n = v.size();
+    Write(n);
+    WriteBytes(v.data(), v.size() * sizeof(T));
+  }
+  // Into a vector already of the right length: one of another length marks the read failed and
+  // leaves the vector as it was, so a state of another model never resizes (or overruns) it.
+  template <class T>
+  void ReadVectorInto(std::vector<T>& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    std::uint64_t n = 0;
+    Read(n);
+    if (failed_ || n != v.size()) {
+      failed_ = true;
+      return;
+    }
+    ReadBytes(v.data(), v.size() * sizeof(T));
+  }
 
  private:
   std::vector<unsigned char> data_;

@@ -111,6 +111,13 @@ class Robot : private BiasAccelerationSource {
   // impulses), apart from the rest of the world's.
   void SaveJoltState(StateBuffer& out) const;
   void RestoreJoltState(StateBuffer& in);
+  // Everything the robot's next update and its views depend on (robot_snapshot.cpp): the Jolt
+  // state above, the joints' unwrapped angles, the last update's forces and velocities, the
+  // controls, the external forces and the physical parameters. Restored into a robot of the same
+  // model at the same origin, stepping on is bit-identical to the robot it was saved from.
+  // RestoreState returns false (the robot then in no defined state) for a state of another model.
+  void SaveState(StateBuffer& out) const;
+  bool RestoreState(StateBuffer& in);
 
  private:
   friend class World;

@@ -53,6 +53,8 @@ Robot::Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin)
   rate_update_.assign(m.joints().size(), 0);
   row_effort_.assign(m.joints().size(), 0.0f);
   CreateBodies();
+  linear_velocity_before_.assign(bodies_.size(), JPH::Vec3::sZero());
+  angular_velocity_before_.assign(bodies_.size(), JPH::Vec3::sZero());
   CreateJoints();
   CreateSoftContacts();
   CreateSelfContacts();

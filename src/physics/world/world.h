@@ -87,6 +87,20 @@ class World {
   // for a robot that touches nothing through Jolt (no contact of its is in Jolt's cache):
   // std::logic_error otherwise.
   void RestoreRobotInitialState(int i);
+  // Whether robot i touches nothing through Jolt, so that it can be saved and restored alone.
+  bool RobotStandsAlone(int i) const { return robot_initial_states_[size_t(i)].size() != 0; }
+
+  // A mid-episode state (world_state.cpp). The whole world: Jolt's contacts and the last update's
+  // length, every robot (Robot::SaveState), the touches. Restored into a world built the same way
+  // (the same robots, models and origins), stepping on is bit-identical to the world it was saved
+  // from. RestoreState returns false for a state of another kind of world (the world then in no
+  // defined state).
+  void SaveState(StateBuffer& out) const;
+  bool RestoreState(StateBuffer& in);
+  // Robot i alone, for a robot that stands alone (RobotStandsAlone; std::logic_error otherwise),
+  // into robot j of this or another world of its model, the others untouched.
+  void SaveRobotState(int i, StateBuffer& out) const;
+  bool RestoreRobotState(int i, StateBuffer& in);
 
   // Contact forces of the last physics update, read on demand from Jolt's cache (once
   // per update however many robots ask).
@@ -103,6 +117,10 @@ class World {
 
  private:
   void Build(const std::vector<RobotPlacement>& robots, const CollisionRule& rule);
+  void RequireStandsAlone(int i) const;
+  // Jolt scales last update's impulses by this update's length over the last one's when it
+  // warm-starts them, and by 0 in a world not stepped since it was built or restored whole.
+  void RestoreLastUpdateLength(float dt);
   void CreateScene(const CompiledModel& scene);
 
   friend class Robot;

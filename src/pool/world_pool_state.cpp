@@ -1,0 +1,40 @@
+// WorldPool's saved states (WorldPool::SaveStates): each env's episode bookkeeping and its
+// group's state of it, in saved_state.h's envelope.
+#include "pool/world_pool.h"
+
+#include <stdexcept>
+
+namespace joltgym {
+
+void WorldPool::SaveStates(const int* envs, int count, StateBuffer* out) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  async_->CheckHeld(envs, count, true, "get_state()");
+  for (int k = 0; k < count; ++k) {
+    const int i = envs[k];
+    const EpisodeSlot& slot = slots_[size_t(i)];
+    BeginSavedState(out[k], state_kind_, EpisodeState{slot.seed_state, slot.elapsed, slot.done});
+    groups_[size_t(packing_.WorldOf(i))]->SaveEnv(packing_.IndexInWorld(i), out[k]);
+    EndSavedState(out[k]);
+  }
+}
+
+void WorldPool::RestoreStates(const int* envs, int count, StateBuffer* states) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  async_->CheckHeld(envs, count, false, "set_state()");
+  std::vector<EpisodeState> episodes(static_cast<size_t>(count));
+  for (int k = 0; k < count; ++k)
+    episodes[size_t(k)] = OpenSavedState(states[k], state_kind_, "state " + std::to_string(k));
+  for (int k = 0; k < count; ++k) {
+    const int i = envs[k];
+    const EpisodeState& e = episodes[size_t(k)];
+    slots_[size_t(i)].seed_state = e.seed_state;
+    slots_[size_t(i)].elapsed = e.elapsed;
+    slots_[size_t(i)].done = e.done;
+    if (!groups_[size_t(packing_.WorldOf(i))]->RestoreEnv(packing_.IndexInWorld(i), states[k]) || !ReadToEnd(states[k]))
+      throw std::invalid_argument("state " + std::to_string(k) + " has the header of this task's states but not their " +
+                                  "contents (saved by another build of joltgym?): env " + std::to_string(i) +
+                                  " is left in no defined state; reset it");
+  }
+}
+
+}  // namespace joltgym
