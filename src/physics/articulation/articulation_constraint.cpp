@@ -41,7 +41,30 @@ ArticulationConstraint::ArticulationConstraint(std::vector<JPH::Body*> bodies, s
     const JPH::Quat parent = h.parent >= 0 ? bodies_[size_t(h.parent)].body->GetRotation() : JPH::Quat::sIdentity();
     rest_.push_back(parent.Conjugated() * bodies_[size_t(h.body)].body->GetRotation());
   }
-  motion_.resize(bodies_.size());
+  // Scratch sized to the tree, not to the largest tree supported: it is most of an articulation's memory.
+  const size_t n = bodies_.size(), rates = size_t(root_rates_) + hinges_.size();
+  std::vector<size_t> room(n), first(n);
+  size_t total = 0;
+  for (size_t i = 0; i < n; ++i) {  // a body's path: its parent's and its own hinges (the root: its rates)
+    room[i] = (parent_of_[i] >= 0 ? room[size_t(parent_of_[i])] : size_t(root_rates_)) + size_t(hinges_on_[i]);
+    first[i] = total;
+    total += room[i];
+  }
+  motion_rates_.resize(total);
+  motion_twists_.resize(2 * total);
+  motion_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    motion_[i].rate = motion_rates_.data() + first[i];
+    motion_[i].lin = motion_twists_.data() + first[i];
+    motion_[i].ang = motion_twists_.data() + total + first[i];
+  }
+  rate_w_.resize(rates);
+  rate_v_.resize(rates);
+  composite_.resize(n);
+  v_.resize(n);
+  w_.resize(n);
+  placed_.resize(n);
+  placed_rotation_.resize(n);
   system_.SetTree(RateParents(root_rates_, hinges_));
 }
 

@@ -78,8 +78,10 @@ class ArticulationConstraint final : public TreeConstraint, public TreeContactSo
   // own last) and how, (linear, angular) velocity of its centre of mass per unit rate.
   struct BodyMotion {
     int count = 0;
-    int rate[kMaxRates];
-    JPH::Vec3 lin[kMaxRates], ang[kMaxRates];
+    // Room for the rates of the body's path (motion_rates_ and motion_twists_, its share of them).
+    int* rate = nullptr;
+    JPH::Vec3* lin = nullptr;
+    JPH::Vec3* ang = nullptr;
   };
   // A body's subtree as one rigid body about the root's centre of mass (the composite rigid
   // body of Featherstone's CRBA): mass, first moment sum m d and rotational inertia
@@ -118,14 +120,16 @@ class ArticulationConstraint final : public TreeConstraint, public TreeContactSo
   std::vector<int> hinges_on_;      // per body: how many hinges it hangs from (0 to 3)
   int root_rates_ = 0;              // 6: the root is free; 0: hinged to the world
   std::vector<BodyMotion> motion_;  // T, per body
+  std::vector<int> motion_rates_;          // every body's path of rates, one after another
+  std::vector<JPH::Vec3> motion_twists_;   // and their (lin, ang): two per entry there
   // Per rate: its motion as a twist about the root's centre of mass (turning, and the velocity
   // of the point there), for AddMassMatrix.
-  JPH::Vec3 rate_w_[kMaxRates], rate_v_[kMaxRates];
-  Composite composite_[kMaxBodies];
-  JPH::Vec3 v_[kMaxBodies], w_[kMaxBodies];  // scratch: the bodies' velocities
+  std::vector<JPH::Vec3> rate_w_, rate_v_;
+  std::vector<Composite> composite_;        // per body
+  std::vector<JPH::Vec3> v_, w_;            // per body, scratch: the bodies' velocities
   std::vector<JPH::Quat> rest_;                // per hinge: the child's rotation in its parent's frame, less the turn
-  JPH::Vec3 placed_[kMaxBodies];               // scratch: where the hinges place each body's centre of mass
-  JPH::Quat placed_rotation_[kMaxBodies];      // and how they turn it
+  std::vector<JPH::Vec3> placed_;              // per body, scratch: where the hinges place its centre of mass
+  std::vector<JPH::Quat> placed_rotation_;     // and how they turn it
   JointSpaceContacts<3> contacts_;  // along world x, y and z
 };
 

@@ -47,6 +47,15 @@ class JointSpaceContacts {
  public:
   static constexpr int kMaxRates = JointSpaceSystem::kMaxRates;
 
+  // A point's D rows over the rates, in the owner's storage: p[d][rate].
+  struct RateRowsOf {
+    double* data = nullptr;
+    int stride = 0;
+    double* operator[](int d) const { return data + size_t(d) * size_t(stride); }
+  };
+
+  // A point's arrays over the rates live in the owner's storage (point_ints_, point_doubles_), as
+  // long as the tree has rates rather than kMaxRates: a Humanoid lying on the floor has dozens.
   struct Point {
     int body = -1;
     JPH::Vec3 r2;                          // from the body's centre of mass
@@ -57,11 +66,11 @@ class JointSpaceContacts {
     int first_row = 0, num_rows = 0;
     const int* path = nullptr;             // the rates it moves with (JointSpaceSystem::path)
     int path_length = 0;
-    int own_path[kMaxRates];               // a contact within the tree: both bodies' paths, ascending
-    int position[kMaxRates];               // a contact within the tree: each rate's index in own_path
-    double p[D][kMaxRates];                // P over the rates: nonzero only on the path
+    int* own_path = nullptr;               // a contact within the tree: both bodies' paths, ascending
+    int* position = nullptr;               // a contact within the tree: each rate's index in own_path
+    RateRowsOf p;                          // P over the rates: nonzero only on the path
     // L^-T P^T (H = L^T L), nonzero only on the path too: y[q][d] is row d's entry for rate path[q].
-    double y[kMaxRates][kLanes];
+    double (*y)[kLanes] = nullptr;
     double g[D][D];                        // P H^-1 P^T = y^T y
   };
 
@@ -85,6 +94,10 @@ class JointSpaceContacts {
   template <typename AxisOf, typename FillP>
   void Build(float dt, const JointSpaceSystem& system, AxisOf&& axis_of, FillP&& fill_p) {
     const int n = system.num_rates();
+    if (n != rates_) {
+      rates_ = n;
+      points_.clear();
+    }
     num_points_ = 0;
     int num_rows = 0;
     auto add_rows = [&](Point& point, int rows, const SoftContactConstraint::RowView* views) {
@@ -239,11 +252,29 @@ class JointSpaceContacts {
 
   // The next point of this update. The points and rows grow to the most contacts that were ever
   // active at once rather than every possible one (a Humanoid's self-contacts could hold hundreds,
-  // 2.7 KB each, in every env), so a step allocates only when it sets a new most.
+  // 1.5 KB each, in every env), exactly, so a step allocates only when it sets a new most.
   Point& NextPoint() {
-    if (size_t(num_points_) == points_.size()) points_.emplace_back();
+    if (size_t(num_points_) == points_.size()) {
+      const size_t count = points_.size() + 1;
+      const size_t ints = 2 * size_t(rates_), doubles = RoundUp(size_t(rates_) * (kLanes + D));
+      points_.reserve(count);
+      points_.emplace_back();
+      point_ints_.reserve(count * ints);
+      point_ints_.resize(count * ints);
+      point_doubles_.reserve(count * doubles);
+      point_doubles_.resize(count * doubles);
+      for (size_t k = 0; k < count; ++k) {  // the storage may have moved
+        Point& point = points_[k];
+        point.own_path = point_ints_.data() + k * ints;
+        point.position = point.own_path + rates_;
+        double* block = point_doubles_.data() + k * doubles;
+        point.y = reinterpret_cast<double (*)[kLanes]>(block);
+        point.p = RateRowsOf{block + size_t(rates_) * kLanes, rates_};
+      }
+    }
     return points_[size_t(num_points_++)];
   }
+  static size_t RoundUp(size_t doubles) { return (doubles + kLanes - 1) / kLanes * kLanes; }
 
   struct Row {
     float* total = nullptr;  // the SoftContactConstraint row's accumulated impulse
@@ -259,6 +290,9 @@ class JointSpaceContacts {
   std::vector<std::pair<int, SoftContactConstraint*>> sources_;  // (body, its plane contacts)
   std::vector<SelfSource> self_sources_;                         // contacts within the tree
   std::vector<Point> points_;                                    // this update's first num_points_
+  std::vector<int> point_ints_;                                  // their own_path and position
+  std::vector<double> point_doubles_;                            // their y and p
+  int rates_ = 0;                                                // the tree's, which the storage is for
   std::vector<Row> rows_;                                        // and their rows
   int num_points_ = 0;
   bool factor_changed_ = true;

@@ -47,6 +47,22 @@ struct ArticulatedHinge {
   bool gimbal_lock_third = false;    // two hinges: the third rotation stays zero
 };
 
+// Per-rate rows of values, `stride` wide, in one block: [rate][column] as a 2-D array would index them.
+template <class T>
+class RateRows {
+ public:
+  void Allocate(int rows, int stride) {
+    stride_ = size_t(stride);
+    data_ = std::make_unique<T[]>(size_t(rows) * stride_);  // value-initialised
+  }
+  T* operator[](int row) { return data_.get() + size_t(row) * stride_; }
+  const T* operator[](int row) const { return data_.get() + size_t(row) * stride_; }
+
+ private:
+  std::unique_ptr<T[]> data_;
+  size_t stride_ = 0;
+};
+
 // The tree of rates (JointSpaceSystem::SetTree) of a root with `root_rates` rates, a chain, and one
 // rate per hinge after them, hinges in body order (parents first): a body's first hinge hangs
 // from its parent body's last hinge, else from the root's last rate, or from nothing (the world);
@@ -91,11 +107,11 @@ class JointSpaceSystem {
   void SetTree(const std::vector<int>& parent) {
     if (parent.size() > size_t(kMaxRates)) throw std::invalid_argument("JointSpaceSystem: more than kMaxRates rates");
     n_ = int(parent.size());
-    // Rows of the rates this tree has, each kMaxRates wide: a Humanoid's 23 rates or a HalfCheetah's
-    // 9 take that share of the 40 a system could hold, in every env.
-    path_ = std::make_unique<int[][kMaxRates]>(size_t(n_));
-    a_ = std::make_unique<double[][kMaxRates]>(size_t(n_));
-    l_ = std::make_unique<double[][kRowStride]>(size_t(n_));  // value-initialised: zeros
+    // Rows of the rates this tree has, as wide as it has rates: a Humanoid's 23 or a HalfCheetah's 9,
+    // not the 40 a system could hold, in every env.
+    path_.Allocate(n_, n_);
+    a_.Allocate(n_, n_);
+    l_.Allocate(n_, RoundUp(n_));  // value-initialised: zeros
     rows_.resize(size_t(kRowsPerRate * n_));
     released_.resize(size_t(kRowsPerRate * n_));
     clamped_.resize(size_t(n_));
@@ -346,7 +362,6 @@ class JointSpaceSystem {
   }
 
   static constexpr int kLanes = 4;  // doubles in one AVX register
-  static constexpr int kRowStride = (kMaxRates + kLanes - 1) / kLanes * kLanes;
   static int RoundUp(int count) { return (count + kLanes - 1) / kLanes * kLanes; }
 
   // v = H^-1 v: L^T y = v from the leaves up, then L x = y from the first rate down.
@@ -385,10 +400,10 @@ class JointSpaceSystem {
   int num_clamped_ = 0;
   signed char released_before_[kMaxRates] = {};  // per rate: the side of its limit the last update ended released
   int depth_[kMaxRates];                 // each rate's number of ancestors
-  std::unique_ptr<int[][kMaxRates]> path_;  // per rate: its ancestors, ascending, then the rate
+  RateRows<int> path_;                   // per rate: its ancestors, ascending, then the rate
   std::vector<Row> rows_;                // 3 per rate
-  std::unique_ptr<double[][kMaxRates]> a_;  // T^T M T, lower triangle
-  std::unique_ptr<double[][kRowStride]> l_;  // its factor with the rows, on each rate's ancestors, then padding
+  RateRows<double> a_;                   // T^T M T, lower triangle
+  RateRows<double> l_;                   // its factor with the rows, on each rate's ancestors, then padding
   double diag_[kMaxRates];               // H's diagonal, during the factorisation
   double inv_diag_[kMaxRates];           // 1 / L's diagonal
   double x_[kMaxRates];

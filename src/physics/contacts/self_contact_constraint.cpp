@@ -8,8 +8,9 @@
 #include <algorithm>
 
 namespace joltgym {
-SelfContactConstraint::SelfContactConstraint(JPH::Body& body1, JPH::Body& body2, std::vector<SelfContactGeomPair> pairs)
-    : OwnConstraint(body1, body2), pairs_(std::move(pairs)) {
+SelfContactConstraint::SelfContactConstraint(JPH::Body& body1, JPH::Body& body2,
+                                             const std::vector<SelfContactGeomPair>& pairs)
+    : OwnConstraint(body1, body2), pairs_(pairs) {
   float margin = 0.0f;  // the pairs' widest
   for (size_t p = 0; p < pairs_.size(); ++p) {
     const SelfContactGeomPair& g = pairs_[p];

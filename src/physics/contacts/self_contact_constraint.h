@@ -10,8 +10,7 @@
 #pragma once
 
 #include "physics/contacts/contact_forces.h"
-#include "physics/contacts/convex_pair_collision.h"
-#include "physics/contacts/pair_collision.h"
+#include "physics/contacts/self_contact_geom_pair.h"
 #include "physics/contacts/soft_contact_constraint.h"
 
 #include <Jolt/Jolt.h>
@@ -20,25 +19,13 @@
 
 namespace joltgym {
 
-// A geom of each body that may touch the other's, and their contact's parameters.
-struct SelfContactGeomPair {
-  GeomType type1 = GeomType::Sphere, type2 = GeomType::Sphere;
-  Vec3f size1{0, 0, 0}, size2{0, 0, 0};
-  JPH::Mat44 local1 = JPH::Mat44::sIdentity(), local2 = JPH::Mat44::sIdentity();  // geom frames in their body frames
-  ContactPair pair;
-  JPH::uint64 tag1 = 0, tag2 = 0;  // ContactForce::geom_tag of each side
-  // Both shapes when CollidePair does not handle the types (convex_pair_collision.h).
-  ConvexGeom convex1, convex2;
-  bool convex() const { return convex1.shape != nullptr; }
-  int max_contacts() const { return convex() ? kMaxConvexPairContacts : kMaxPairContacts; }
-};
-
 class SelfContactConstraint final : public OwnConstraint {
  public:
   static constexpr int kMaxRows = kMaxSoftContactRows;
 
   // Rows push body 2 along their axes and body 1 against them.
-  SelfContactConstraint(JPH::Body& body1, JPH::Body& body2, std::vector<SelfContactGeomPair> pairs);
+  // pairs: the model's (CompiledSelfContact::pairs), which outlive the constraint.
+  SelfContactConstraint(JPH::Body& body1, JPH::Body& body2, const std::vector<SelfContactGeomPair>& pairs);
 
   // Finds the contacts and sets up their rows for a physics update of length h; call before
   // the update (SoftContactConstraint::BeginStep). body1, body2: the bodies' robot indices, for
@@ -97,7 +84,7 @@ class SelfContactConstraint final : public OwnConstraint {
     SoftContactRow rows[kMaxRows];
   };
 
-  std::vector<SelfContactGeomPair> pairs_;
+  const std::vector<SelfContactGeomPair>& pairs_;
   std::vector<float> reach_;  // per pair: beyond this between the geoms' centres, no contact
   std::vector<int> first_slot_;  // per pair, and one past the last pair's slots
   // All pairs at once: beyond reach_all_ between these points of the two bodies (body frames), none touch.

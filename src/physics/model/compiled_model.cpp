@@ -102,6 +102,7 @@ CompiledModel::CompiledModel(const ModelDesc& desc) : desc_(desc) {
         "set it to False");
   CompileActuators();
   CompileCollisionTable();
+  ShapeSelfContactPairs();
   for (const SiteDesc& site : desc_.sites)
     if (site.body < -1 || site.body >= int(bodies_.size()))
       throw std::invalid_argument("site '" + site.name + "': body index out of range");
@@ -562,6 +563,34 @@ void CompiledModel::CompileSelfContacts(ModelCollisionFilter& filter) {
       filter.Allow(ba.collision_entry, bb.collision_entry, false);
       if (!pair.geoms.empty()) self_contacts_.push_back(std::move(pair));
     }
+}
+
+void CompiledModel::ShapeSelfContactPairs() {
+  for (CompiledSelfContact& sc : self_contacts_) {
+    sc.pairs.clear();
+    for (size_t k = 0; k < sc.geoms.size(); ++k) {
+      const auto& [i, j] = sc.geoms[k];
+      const GeomDesc& g1 = desc_.bodies[size_t(sc.body1)].geoms[size_t(i)];
+      const GeomDesc& g2 = desc_.bodies[size_t(sc.body2)].geoms[size_t(j)];
+      SelfContactGeomPair p;
+      p.type1 = g1.type;
+      p.type2 = g2.type;
+      p.size1 = g1.size;
+      p.size2 = g2.size;
+      p.local1 = JPH::Mat44::sRotationTranslation(ToQuat(g1.quat), ToVec3(g1.pos));
+      p.local2 = JPH::Mat44::sRotationTranslation(ToQuat(g2.quat), ToVec3(g2.pos));
+      const int explicit_pair = sc.explicit_pair[k];
+      p.pair = explicit_pair < 0 ? MixContactPair(g1, g2, desc_.timestep)
+                                 : ExplicitContactPair(desc_.contact_pairs[size_t(explicit_pair)], g1, g2, desc_.timestep);
+      p.tag1 = JPH::uint64(g1.mj_body + 1);
+      p.tag2 = JPH::uint64(g2.mj_body + 1);
+      if (!PairCollisionSupported(g1.type, g2.type)) {
+        p.convex1 = MakeConvexGeom(g1, desc_.bodies[size_t(sc.body1)].name);
+        p.convex2 = MakeConvexGeom(g2, desc_.bodies[size_t(sc.body2)].name);
+      }
+      sc.pairs.push_back(p);
+    }
+  }
 }
 
 int CompiledModel::FindSite(const std::string& name, const std::string& what) const {

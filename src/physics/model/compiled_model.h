@@ -5,6 +5,7 @@
 #include "model/model_desc.h"
 #include "physics/contacts/collision_filter.h"
 #include "physics/contacts/height_field.h"
+#include "physics/contacts/self_contact_geom_pair.h"
 #include "physics/core/soft_limit.h"
 #include "physics/core/unsupported_feature.h"
 
@@ -155,6 +156,7 @@ struct CompiledSelfContact {
   int body1 = -1, body2 = -1;
   std::vector<std::array<int, 2>> geoms;  // (index into body1's BodyDesc::geoms, into body2's)
   std::vector<int> explicit_pair;         // per geom pair: its ModelDesc::contact_pairs index, or -1 (mixed)
+  std::vector<SelfContactGeomPair> pairs;  // per geom pair: shapes, frames and parameters, for every robot
 };
 
 class CompiledModel {
@@ -205,6 +207,8 @@ class CompiledModel {
   // The self_contacts, taken out of the table; a pair with a geom CollidePair does not handle,
   // or across trees, stays Jolt's.
   void CompileSelfContacts(ModelCollisionFilter& filter);
+  // Each self-contact's geom pairs as the constraints read them (CompiledSelfContact::pairs).
+  void ShapeSelfContactPairs();
   // The explicit pairs: into plane_pairs_ or self_contacts_ (UnsupportedFeature, naming the pair,
   // for a pair neither takes).
   void CompileContactPairs();

@@ -361,31 +361,8 @@ void Robot::CreateSelfContacts() {
   const CompiledModel& m = *model_;
   self_contact_frames_.resize(bodies_.size());
   for (const CompiledSelfContact& sc : m.self_contacts()) {
-    std::vector<SelfContactGeomPair> pairs;
-    for (size_t k = 0; k < sc.geoms.size(); ++k) {
-      const auto& [i, j] = sc.geoms[k];
-      const GeomDesc& g1 = m.desc().bodies[size_t(sc.body1)].geoms[size_t(i)];
-      const GeomDesc& g2 = m.desc().bodies[size_t(sc.body2)].geoms[size_t(j)];
-      SelfContactGeomPair p;
-      p.type1 = g1.type;
-      p.type2 = g2.type;
-      p.size1 = g1.size;
-      p.size2 = g2.size;
-      p.local1 = JPH::Mat44::sRotationTranslation(ToQuat(g1.quat), ToVec3(g1.pos));
-      p.local2 = JPH::Mat44::sRotationTranslation(ToQuat(g2.quat), ToVec3(g2.pos));
-      const int explicit_pair = sc.explicit_pair[k];
-      p.pair = explicit_pair < 0 ? MixContactPair(g1, g2, m.timestep())
-                                 : ExplicitContactPair(m.desc().contact_pairs[size_t(explicit_pair)], g1, g2, m.timestep());
-      p.tag1 = JPH::uint64(g1.mj_body + 1);
-      p.tag2 = JPH::uint64(g2.mj_body + 1);
-      if (!PairCollisionSupported(g1.type, g2.type)) {
-        p.convex1 = MakeConvexGeom(g1, m.desc().bodies[size_t(sc.body1)].name);
-        p.convex2 = MakeConvexGeom(g2, m.desc().bodies[size_t(sc.body2)].name);
-      }
-      pairs.push_back(p);
-    }
     JPH::Ref<SelfContactConstraint> c =
-        new SelfContactConstraint(*bodies_[size_t(sc.body1)], *bodies_[size_t(sc.body2)], std::move(pairs));
+        new SelfContactConstraint(*bodies_[size_t(sc.body1)], *bodies_[size_t(sc.body2)], sc.pairs);
     const auto& [solver, local1] = contact_solver_of_[size_t(sc.body1)];
     solver->AddSelfContacts(local1, contact_solver_of_[size_t(sc.body2)].second, c.GetPtr());
     AddTreeRow(c);

@@ -148,11 +148,16 @@ void World::Build(const std::vector<RobotPlacement>& robots, const CollisionRule
   }
   system_.OptimizeBroadPhase();
   system_.SaveState(initial_state_);
-  robot_initial_states_.resize(robots_.size());
+  initial_state_of_.assign(robots_.size(), -1);
   for (size_t i = 0; i < robots_.size(); ++i) {
     const auto& inert = inert_bodies_[i];
-    if (std::all_of(inert.begin(), inert.end(), [](bool b) { return b; }))
-      robots_[i]->SaveJoltState(robot_initial_states_[i]);
+    if (!std::all_of(inert.begin(), inert.end(), [](bool b) { return b; })) continue;
+    for (size_t j = 0; j < i && initial_state_of_[i] < 0; ++j)
+      if (initial_state_of_[j] >= 0 && robots[j].model == robots[i].model && robots[j].origin == robots[i].origin)
+        initial_state_of_[i] = initial_state_of_[j];
+    if (initial_state_of_[i] >= 0) continue;
+    initial_state_of_[i] = int(robot_initial_states_.size());
+    robots_[i]->SaveJoltState(robot_initial_states_.emplace_back());
   }
 }
 
@@ -192,10 +197,10 @@ void World::RestoreInitialState() {
 
 void World::RestoreRobotInitialState(int i) {
   if (i < 0 || i >= num_robots()) throw std::out_of_range("robot " + std::to_string(i) + " out of range");
-  StateBuffer& state = robot_initial_states_[size_t(i)];
-  if (state.size() == 0)
+  if (!RobotStandsAlone(i))
     throw std::logic_error("robot " + std::to_string(i) +
                            " touches bodies through Jolt: only the whole world can be restored");
+  StateBuffer& state = robot_initial_states_[size_t(initial_state_of_[size_t(i)])];
   state.Rewind();
   robots_[size_t(i)]->RestoreJoltState(state);
   robots_[size_t(i)]->RestoreInitialState();

@@ -88,7 +88,7 @@ class World {
   // std::logic_error otherwise.
   void RestoreRobotInitialState(int i);
   // Whether robot i touches nothing through Jolt, so that it can be saved and restored alone.
-  bool RobotStandsAlone(int i) const { return robot_initial_states_[size_t(i)].size() != 0; }
+  bool RobotStandsAlone(int i) const { return initial_state_of_[size_t(i)] >= 0; }
 
   // A mid-episode state (world_state.cpp). The whole world: Jolt's contacts and the last update's
   // length, every robot (Robot::SaveState), the touches. Restored into a world built the same way
@@ -137,7 +137,10 @@ class World {
   float timestep_ = 0.0f;
   int substeps_ = 1;
   StateBuffer initial_state_;
-  std::vector<StateBuffer> robot_initial_states_;  // per robot, empty for robots that touch through Jolt
+  // The initial states of robots that touch nothing through Jolt, one per model and origin (robots of
+  // one model at one spot start alike), and each robot's there (-1: it touches through Jolt).
+  std::vector<StateBuffer> robot_initial_states_;
+  std::vector<int> initial_state_of_;
   unsigned update_errors_ = 0;
   float last_update_dt_ = 0.0f;
   ContactForceReader contact_reader_;
