@@ -255,10 +255,7 @@ void BindMarl(py::module_& m) {
             py::gil_scoped_release release;
             std::lock_guard<std::mutex> lock(self.mutex);
             const EpisodeState episode = OpenSavedState(in, self.env.StateKind(), "the state");
-            if (!self.env.RestoreState(in) || !ReadToEnd(in))
-              throw std::invalid_argument("the state has the header of this task's states but not their contents "
-                                          "(saved by another build of joltgym?): the env is left in no defined state; "
-                                          "reset it");
+            RequireRestored(self.env.RestoreState(in), in, "the state", "the env");
             return episode.seed_state;
           },
           py::arg("state"), "Restores save_state's bytes; returns the episode seed stream saved with them.")

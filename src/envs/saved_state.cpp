@@ -82,6 +82,10 @@ EpisodeState OpenSavedState(StateBuffer& in, const std::string& kind, const std:
   return episode;
 }
 
-bool ReadToEnd(const StateBuffer& in) { return !in.IsFailed() && in.read_position() + kChecksumBytes == in.size(); }
+void RequireRestored(bool restored, const StateBuffer& in, const std::string& which, const std::string& env) {
+  if (restored && !in.IsFailed() && in.read_position() + kChecksumBytes == in.size()) return;
+  throw std::invalid_argument(which + " has the header of this task's states but not their contents (saved by another "
+                              "build of joltgym?): " + env + " is left in no defined state; reset it");
+}
 
 }  // namespace joltgym

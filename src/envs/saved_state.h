@@ -36,8 +36,20 @@ void EndSavedState(StateBuffer& out);
 // Checks that `in` holds a whole saved state of `kind` (std::invalid_argument saying what is
 // wrong, in terms of `which`, e.g. "state 2"), and leaves it positioned at the env's own state.
 EpisodeState OpenSavedState(StateBuffer& in, const std::string& kind, const std::string& which);
-// Whether the env's own state was read exactly to the checksum (a state of this kind that was
-// restored in full).
-bool ReadToEnd(const StateBuffer& in);
+// Throws std::invalid_argument unless `restored` and the env's own state was read exactly to the
+// checksum: a state with this kind's header but not its contents (another build's), which has
+// left `env` (e.g. "env 3") in no defined state.
+void RequireRestored(bool restored, const StateBuffer& in, const std::string& which, const std::string& env);
+
+// A pool's restore: opens every state first (OpenSavedState: nothing restored when one is not of
+// `kind`), then restore(k, episode) restores states[k] into its env and says whether it read back.
+template <class Restore>
+void RestoreSavedStates(StateBuffer* states, int count, const std::string& kind, const int* envs, Restore&& restore) {
+  std::vector<EpisodeState> episodes(static_cast<size_t>(count));
+  for (int k = 0; k < count; ++k) episodes[size_t(k)] = OpenSavedState(states[k], kind, "state " + std::to_string(k));
+  for (int k = 0; k < count; ++k)
+    RequireRestored(restore(k, episodes[size_t(k)]), states[k], "state " + std::to_string(k),
+                    "env " + std::to_string(envs[k]));
+}
 
 }  // namespace joltgym

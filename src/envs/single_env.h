@@ -59,9 +59,7 @@ class SingleEnv {
   EpisodeState RestoreState(StateBuffer& in) {
     const EpisodeState episode = OpenSavedState(in, state_kind_, "the state");
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!env_.RestoreState(in) || !ReadToEnd(in))
-      throw std::invalid_argument("the state has the header of this task's states but not their contents (saved by "
-                                  "another build of joltgym?): the env is left in no defined state; reset it");
+    RequireRestored(env_.RestoreState(in), in, "the state", "the env");
     return episode;
   }
 

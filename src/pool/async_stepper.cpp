@@ -83,31 +83,16 @@ void AsyncStepper::CheckSendable(const int* envs, int count) const {
 }
 
 void AsyncStepper::CheckSendableLocked(const int* envs, int count) const {
-  const int n = int(env_state_.size());
-  std::vector<int> out_of_range, repeated, busy;
-  std::vector<bool> seen(size_t(n), false);
-  for (int k = 0; k < count; ++k) {
-    const int i = envs[k];
-    if (i < 0 || i >= n) {
-      out_of_range.push_back(i);
-    } else if (seen[size_t(i)]) {
-      repeated.push_back(i);
-    } else {
-      seen[size_t(i)] = true;
-      if (env_state_[size_t(i)] != State::kHeld) busy.push_back(i);
-    }
-  }
-  if (!out_of_range.empty())
-    throw std::invalid_argument("env id(s) " + EnvList(out_of_range) + " out of range [0, " + std::to_string(n) + ")");
-  if (!repeated.empty()) throw std::invalid_argument("env id(s) " + EnvList(repeated) + " sent twice in one call");
-  if (!busy.empty())
-    throw std::invalid_argument("env(s) " + EnvList(busy) +
-                                " were sent actions that recv() has not returned yet: send an env again only "
-                                "after recv() returned it");
+  CheckIdsLocked(envs, count, false, "sent twice in one call", "send an env again only after recv() returned it");
 }
 
 void AsyncStepper::CheckHeld(const int* envs, int count, bool allow_repeats, const std::string& call) const {
   std::lock_guard<std::mutex> lock(mutex_);
+  CheckIdsLocked(envs, count, allow_repeats, "given twice to " + call, call + " only after recv() returned them");
+}
+
+void AsyncStepper::CheckIdsLocked(const int* envs, int count, bool allow_repeats, const std::string& repeated_why,
+                                  const std::string& busy_advice) const {
   const int n = int(env_state_.size());
   std::vector<int> out_of_range, repeated, busy;
   std::vector<bool> seen(size_t(n), false);
@@ -124,10 +109,10 @@ void AsyncStepper::CheckHeld(const int* envs, int count, bool allow_repeats, con
   }
   if (!out_of_range.empty())
     throw std::invalid_argument("env id(s) " + EnvList(out_of_range) + " out of range [0, " + std::to_string(n) + ")");
-  if (!repeated.empty()) throw std::invalid_argument("env id(s) " + EnvList(repeated) + " given twice to " + call);
+  if (!repeated.empty()) throw std::invalid_argument("env id(s) " + EnvList(repeated) + " " + repeated_why);
   if (!busy.empty())
     throw std::invalid_argument("env(s) " + EnvList(busy) + " were sent actions that recv() has not returned yet: " +
-                                call + " only after recv() returned them");
+                                busy_advice);
 }
 
 void AsyncStepper::Send(const int* envs, int count) {

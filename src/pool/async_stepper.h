@@ -78,6 +78,10 @@ class AsyncStepper {
   void RunWorld(std::unique_lock<std::mutex>& lock, int w, int worker);
   void CheckThreads() const;
   void CheckSendableLocked(const int* envs, int count) const;  // CheckSendable with the mutex held
+  // Throws naming the envs out of range, repeated (unless allowed: "<ids> " + repeated_why) or in
+  // flight (busy_advice says what to do); the mutex held.
+  void CheckIdsLocked(const int* envs, int count, bool allow_repeats, const std::string& repeated_why,
+                      const std::string& busy_advice) const;
 
   Packing packing_;
   int num_threads_;

@@ -3,8 +3,6 @@
 #include "envs/saved_state.h"
 #include "pool/multi_agent_pool.h"
 
-#include <stdexcept>
-
 namespace joltgym {
 
 void MultiAgentPool::SaveStates(const int* envs, int count, StateBuffer* out) {
@@ -21,17 +19,10 @@ void MultiAgentPool::SaveStates(const int* envs, int count, StateBuffer* out) {
 void MultiAgentPool::RestoreStates(const int* envs, int count, StateBuffer* states) {
   std::lock_guard<std::mutex> lock(mutex_);
   async_->CheckHeld(envs, count, false, "set_state()");
-  std::vector<EpisodeState> episodes(static_cast<size_t>(count));
-  for (int k = 0; k < count; ++k)
-    episodes[size_t(k)] = OpenSavedState(states[k], state_kind_, "state " + std::to_string(k));
-  for (int k = 0; k < count; ++k) {
-    const int w = envs[k];
-    seed_state_[size_t(w)] = episodes[size_t(k)].seed_state;
-    if (!envs_[size_t(w)]->RestoreState(states[k]) || !ReadToEnd(states[k]))
-      throw std::invalid_argument("state " + std::to_string(k) + " has the header of this task's states but not their " +
-                                  "contents (saved by another build of joltgym?): env " + std::to_string(w) +
-                                  " is left in no defined state; reset it");
-  }
+  RestoreSavedStates(states, count, state_kind_, envs, [&](int k, const EpisodeState& e) {
+    seed_state_[size_t(envs[k])] = e.seed_state;
+    return envs_[size_t(envs[k])]->RestoreState(states[k]);
+  });
 }
 
 }  // namespace joltgym

@@ -2,8 +2,6 @@
 // group's state of it, in saved_state.h's envelope.
 #include "pool/world_pool.h"
 
-#include <stdexcept>
-
 namespace joltgym {
 
 void WorldPool::SaveStates(const int* envs, int count, StateBuffer* out) {
@@ -21,20 +19,13 @@ void WorldPool::SaveStates(const int* envs, int count, StateBuffer* out) {
 void WorldPool::RestoreStates(const int* envs, int count, StateBuffer* states) {
   std::lock_guard<std::mutex> lock(mutex_);
   async_->CheckHeld(envs, count, false, "set_state()");
-  std::vector<EpisodeState> episodes(static_cast<size_t>(count));
-  for (int k = 0; k < count; ++k)
-    episodes[size_t(k)] = OpenSavedState(states[k], state_kind_, "state " + std::to_string(k));
-  for (int k = 0; k < count; ++k) {
+  RestoreSavedStates(states, count, state_kind_, envs, [&](int k, const EpisodeState& e) {
     const int i = envs[k];
-    const EpisodeState& e = episodes[size_t(k)];
     slots_[size_t(i)].seed_state = e.seed_state;
     slots_[size_t(i)].elapsed = e.elapsed;
     slots_[size_t(i)].done = e.done;
-    if (!groups_[size_t(packing_.WorldOf(i))]->RestoreEnv(packing_.IndexInWorld(i), states[k]) || !ReadToEnd(states[k]))
-      throw std::invalid_argument("state " + std::to_string(k) + " has the header of this task's states but not their " +
-                                  "contents (saved by another build of joltgym?): env " + std::to_string(i) +
-                                  " is left in no defined state; reset it");
-  }
+    return groups_[size_t(packing_.WorldOf(i))]->RestoreEnv(packing_.IndexInWorld(i), states[k]);
+  });
 }
 
 }  // namespace joltgym
