@@ -19,10 +19,12 @@ class StateBuffer final : public JPH::StateRecorder {
   size_t size() const { return data_.size(); }
 
   void WriteBytes(const void* data, size_t n) override {
+    if (n == 0) return;
     const auto* bytes = static_cast<const unsigned char*>(data);
     data_.insert(data_.end(), bytes, bytes + n);
   }
   void ReadBytes(void* data, size_t n) override {
+    if (n == 0) return;  // an empty vector's data() may be null, which memcpy may not take
     if (read_ + n > data_.size()) {
       failed_ = true;
       std::memset(data, 0, n);
