@@ -41,6 +41,16 @@ def record(env: JoltVectorEnv, actions: np.ndarray) -> list[tuple]:
     return out
 
 
+def save_midway(env: JoltVectorEnv, seed: int, before: int, after: int, table_seeds: tuple[int, int]):
+    """Resets env with `seed`, steps it `before` steps, saves every env, then steps `after` more:
+    (the states, those later actions, what they gave)."""
+    env.reset(seed=seed)
+    record(env, action_table(env, before, seed=table_seeds[0]))
+    states = env.get_state()
+    later = action_table(env, after, seed=table_seeds[1])
+    return states, later, record(env, later)
+
+
 def assert_rows_equal(reference: list[tuple], rows_of_reference: list[int], other: list[tuple], what: str) -> None:
     """Env i of `other` against env rows_of_reference[i] of `reference`, every step and output."""
     for t, (mine, theirs) in enumerate(zip(reference, other)):
@@ -52,12 +62,10 @@ def assert_rows_equal(reference: list[tuple], rows_of_reference: list[int], othe
 @pytest.mark.parametrize("task", sorted(TASKS))
 def test_every_task_steps_on_bit_for_bit_from_a_restored_state(task):
     original = make_pool(task, num_threads=1)
-    original.reset(seed=3)
-    record(original, action_table(original, 17, seed=1))
-    states = pickle.loads(pickle.dumps(original.get_state()))
+    # Saved at step 17, continued over steps 17-37: every env autoresets at 25.
+    states, later, reference = save_midway(original, 3, 17, 20, (1, 2))
+    states = pickle.loads(pickle.dumps(states))
     assert all(isinstance(s, bytes) for s in states)
-    later = action_table(original, 20, seed=2)  # steps 17-37: every env autoresets at 25
-    reference = record(original, later)
     original.close()
 
     # Another pool, two threads and its own packing, mid-episode elsewhere; each env takes
@@ -73,12 +81,7 @@ def test_every_task_steps_on_bit_for_bit_from_a_restored_state(task):
 
 @pytest.mark.parametrize("robots_per_world", [1, 2, 4])
 def test_any_packing_restores_the_same_continuation(robots_per_world):
-    env = make_pool("Ant", num_threads=1, robots_per_world=1)
-    env.reset(seed=0)
-    record(env, action_table(env, 10, seed=1))
-    states = env.get_state()
-    later = action_table(env, 30, seed=2)
-    reference = record(env, later)
+    states, later, reference = save_midway(make_pool("Ant", num_threads=1, robots_per_world=1), 0, 10, 30, (1, 2))
     packed = make_pool("Ant", num_threads=2, robots_per_world=robots_per_world)
     packed.reset(seed=1)
     packed.set_state(states[::-1])
@@ -88,11 +91,7 @@ def test_any_packing_restores_the_same_continuation(robots_per_world):
 def test_restoring_in_place_repeats_the_same_steps():
     # The search pattern: save, try a continuation, go back, try it again.
     env = make_pool("Go1JoystickRoughTerrain", num_threads=2)
-    env.reset(seed=4)
-    record(env, action_table(env, 8, seed=0))
-    saved = env.get_state()
-    later = action_table(env, 12, seed=5)
-    first = record(env, later)
+    saved, later, first = save_midway(env, 4, 8, 12, (0, 5))
     env.set_state(saved)
     assert_rows_equal(first, list(range(N)), record(env, later), "again")
 
@@ -110,12 +109,7 @@ def test_one_env_by_integer_id_and_the_others_untouched():
 
 
 def test_async_envs_restore_and_return_the_same_continuation():
-    sync = make_pool("Humanoid", num_threads=1)
-    sync.reset(seed=0)
-    record(sync, action_table(sync, 12, seed=0))
-    states = sync.get_state()
-    later = action_table(sync, 20, seed=1)
-    reference = record(sync, later)
+    states, later, reference = save_midway(make_pool("Humanoid", num_threads=1), 0, 12, 20, (0, 1))
     env = make_pool("Humanoid", num_threads=2, batch_size=2)
     env.reset(seed=3)
     env.set_state(states)

@@ -239,10 +239,9 @@ void BindMarl(py::module_& m) {
             {
               py::gil_scoped_release release;
               std::lock_guard<std::mutex> lock(self.mutex);
-              BeginSavedState(out, self.env.StateKind(),
-                              EpisodeState{seed_state, self.env.elapsed(), self.env.episode_over()});
-              self.env.SaveState(out);
-              EndSavedState(out);
+              WriteSavedState(out, self.env.StateKind(),
+                              EpisodeState{seed_state, self.env.elapsed(), self.env.episode_over()},
+                              [&](StateBuffer& o) { self.env.SaveState(o); });
             }
             return StateBytes(out);
           },
@@ -254,9 +253,8 @@ void BindMarl(py::module_& m) {
             StateFromPython(state, in, "the state");
             py::gil_scoped_release release;
             std::lock_guard<std::mutex> lock(self.mutex);
-            const EpisodeState episode = OpenSavedState(in, self.env.StateKind(), "the state");
-            RequireRestored(self.env.RestoreState(in), in, "the state", "the env");
-            return episode.seed_state;
+            return ReadSavedState(in, self.env.StateKind(), [&](StateBuffer& i) { return self.env.RestoreState(i); })
+                .seed_state;
           },
           py::arg("state"), "Restores save_state's bytes; returns the episode seed stream saved with them.")
       .def("observe",

@@ -41,6 +41,23 @@ EpisodeState OpenSavedState(StateBuffer& in, const std::string& kind, const std:
 // left `env` (e.g. "env 3") in no defined state.
 void RequireRestored(bool restored, const StateBuffer& in, const std::string& which, const std::string& env);
 
+// One env's whole saved state in `out`: the header, save(out) writing the env's own state, the checksum.
+template <class Save>
+void WriteSavedState(StateBuffer& out, const std::string& kind, const EpisodeState& episode, Save&& save) {
+  BeginSavedState(out, kind, episode);
+  save(out);
+  EndSavedState(out);
+}
+
+// One env's restore: opens `in` (OpenSavedState), restore(in) restores the env's own state and
+// says whether it read back (RequireRestored); returns the episode saved with it.
+template <class Restore>
+EpisodeState ReadSavedState(StateBuffer& in, const std::string& kind, Restore&& restore) {
+  const EpisodeState episode = OpenSavedState(in, kind, "the state");
+  RequireRestored(restore(in), in, "the state", "the env");
+  return episode;
+}
+
 // A pool's restore: opens every state first (OpenSavedState: nothing restored when one is not of
 // `kind`), then restore(k, episode) restores states[k] into its env and says whether it read back.
 template <class Restore>

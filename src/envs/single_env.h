@@ -52,15 +52,11 @@ class SingleEnv {
   // model, or damaged bytes.
   void SaveState(const EpisodeState& episode, StateBuffer& out) {
     std::lock_guard<std::mutex> lock(mutex_);
-    BeginSavedState(out, state_kind_, episode);
-    env_.SaveState(out);
-    EndSavedState(out);
+    WriteSavedState(out, state_kind_, episode, [this](StateBuffer& o) { env_.SaveState(o); });
   }
   EpisodeState RestoreState(StateBuffer& in) {
-    const EpisodeState episode = OpenSavedState(in, state_kind_, "the state");
     std::lock_guard<std::mutex> lock(mutex_);
-    RequireRestored(env_.RestoreState(in), in, "the state", "the env");
-    return episode;
+    return ReadSavedState(in, state_kind_, [this](StateBuffer& i) { return env_.RestoreState(i); });
   }
 
   void SetRandomization(std::shared_ptr<const Randomization> randomization) {

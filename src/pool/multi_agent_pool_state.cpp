@@ -10,9 +10,8 @@ void MultiAgentPool::SaveStates(const int* envs, int count, StateBuffer* out) {
   async_->CheckHeld(envs, count, true, "get_state()");
   for (int k = 0; k < count; ++k) {
     const MultiAgentEnv& env = *envs_[size_t(envs[k])];
-    BeginSavedState(out[k], state_kind_, EpisodeState{seed_state_[size_t(envs[k])], env.elapsed(), env.episode_over()});
-    env.SaveState(out[k]);
-    EndSavedState(out[k]);
+    WriteSavedState(out[k], state_kind_, EpisodeState{seed_state_[size_t(envs[k])], env.elapsed(), env.episode_over()},
+                    [&](StateBuffer& o) { env.SaveState(o); });
   }
 }
 

@@ -10,9 +10,9 @@ void WorldPool::SaveStates(const int* envs, int count, StateBuffer* out) {
   for (int k = 0; k < count; ++k) {
     const int i = envs[k];
     const EpisodeSlot& slot = slots_[size_t(i)];
-    BeginSavedState(out[k], state_kind_, EpisodeState{slot.seed_state, slot.elapsed, slot.done});
-    groups_[size_t(packing_.WorldOf(i))]->SaveEnv(packing_.IndexInWorld(i), out[k]);
-    EndSavedState(out[k]);
+    WriteSavedState(out[k], state_kind_, EpisodeState{slot.seed_state, slot.elapsed, slot.done}, [&](StateBuffer& o) {
+      groups_[size_t(packing_.WorldOf(i))]->SaveEnv(packing_.IndexInWorld(i), o);
+    });
   }
 }
 
