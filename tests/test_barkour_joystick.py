@@ -93,7 +93,7 @@ def test_state_reward_terms_are_envpools_formulas_on_mujocos_sensors():
 def test_random_action_episodes_match_envpools():
     (our_length, our_terms), (their_length, their_terms) = random_action_statistics("BarkourJoystick", 300, act_dim=12)
     # The few episodes that end within 300 steps average 155 steps here against 117; over 64 envs x
-    # 1,000 steps the falls are 41, 53 and MuJoCo's own 49, within their noise (docs/robots.md).
+    # 1,000 steps the falls are 41, 53 and MuJoCo's own 50, within their noise (benchmarks/barkour_falls.py).
     assert our_length == pytest.approx(their_length, rel=0.4)
     for key, value in their_terms.items():
         tolerance = 0.8 if key in ("reward_tracking_lin_vel", "reward_stand_still") else 0.25

@@ -127,3 +127,9 @@ def test_state_sizes_reports_bytes_and_costs_per_env():
     hopper = re.search(r"^\| Hopper \| ([\d,]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|$", text, re.M)
     assert hopper and int(hopper.group(1).replace(",", "")) > 1000
     assert re.search(r"^\| joltgym/SumoAnts-v0 \| [\d,]+ \|", text, re.M)
+
+
+def test_barkour_falls_counts_every_engine():
+    text = run("barkour_falls.py", "--envs", "2", "--steps", "150")
+    counts = re.findall(r"^\| (joltgym|EnvPool|MuJoCo, same XML) \| (\d+) \|$", text, re.M)
+    assert [c[0] for c in counts] == ["joltgym", "EnvPool", "MuJoCo, same XML"]
