@@ -64,6 +64,45 @@ def test_a_pools_threads_are_joined_at_close():
     assert not workers & thread_ids(), workers & thread_ids()
 
 
+MEMORY_OF_POOL = """
+import sys
+import numpy as np
+from joltgym.vector import JoltVectorEnv
+task, n = sys.argv[1], int(sys.argv[2])
+def rss_kb():
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+before = rss_kb()
+env = JoltVectorEnv(n, task=task, num_threads=2)
+env.reset(seed=0)
+rng = np.random.default_rng(0)
+for _ in range(50):  # random actions: robots fall, lie on the floor and touch themselves
+    env.step(rng.uniform(env.action_space.low, env.action_space.high).astype(np.float32))
+print(rss_kb() - before)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task", ["Humanoid", "HumanoidStandup", "Ant"])
+def test_each_further_env_costs_under_100_kb(task):
+    # What one more env costs, from 512 to 1536 envs in fresh processes (the model's and the threads'
+    # share cancels out). Measured: Humanoid ~80 KB, HumanoidStandup ~85 KB, Ant ~47 KB (4,096 envs:
+    # benchmarks/memory_per_env.py). A per-env copy of what one update builds and throws away (the
+    # articulation's matrix, rows and contact points: 20-40 KB), or of what the model holds for every
+    # env, would cross the line.
+    import subprocess
+    import sys
+
+    def growth_kb(n):
+        done = subprocess.run([sys.executable, "-c", MEMORY_OF_POOL, task, str(n)], capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return int(done.stdout.split()[-1])
+
+    per_env = (growth_kb(1536) - growth_kb(512)) / 1024
+    assert per_env < 100.0, f"{task}: {per_env:.1f} KB per env"
+
+
 EXIT_WITH_OPEN_POOLS = """
 import threading
 import gymnasium as gym, numpy as np

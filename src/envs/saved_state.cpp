@@ -12,7 +12,7 @@ namespace joltgym {
 namespace {
 
 constexpr std::uint32_t kMagic = 0x5453474a;  // "JGST"
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;  // a new layout of any part of a saved state: a new version
 constexpr size_t kChecksumBytes = sizeof(std::uint64_t);
 
 std::uint64_t Checksum(const unsigned char* data, size_t n) {  // FNV-1a

@@ -169,12 +169,12 @@ void ArticulationConstraint::Refactorise() {
 }
 
 void ArticulationConstraint::SetupVelocityConstraint(float dt) {
-  system_.Reset();
+  system_.Reset(scratch());
   BuildMotions();
   // The rows' rate is (w_child - w_parent) . axis: the hinge's own rate, sign +1.
   system_.AddHingeRows(hinges_, dt, root_rates_, [](int) { return 1.0; });
   contacts_.Build(
-      dt, system_,
+      scratch(), dt, system_,
       [](JPH::Vec3Arg axis, double* a) {
         for (int d = 0; d < 3; ++d) a[d] = axis[d];
       },

@@ -9,8 +9,9 @@
 // every row. Solved as Jolt rows against their own link's mass instead, with the articulation
 // spreading each impulse over the tree, they converge so slowly that a resting HalfCheetah sinks
 // below MuJoCo's rest at the few iterations a step affords (benchmarks/solver_measurements.md).
-// Per update: D triangular solves per active point. Fixed capacity, sized when the contacts are
-// attached.
+// Per update: D triangular solves per active point. The points and their rows live in the
+// update's scratch (update_scratch.h), as many as are active: a Humanoid lying on the floor has
+// dozens, 1.5 KB each, which every env would otherwise keep for the rest of its life.
 #pragma once
 
 #include "physics/articulation/joint_space_system.h"
@@ -20,6 +21,7 @@
 #include <Jolt/Jolt.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -54,8 +56,7 @@ class JointSpaceContacts {
     double* operator[](int d) const { return data + size_t(d) * size_t(stride); }
   };
 
-  // A point's arrays over the rates live in the owner's storage (point_ints_, point_doubles_), as
-  // long as the tree has rates rather than kMaxRates: a Humanoid lying on the floor has dozens.
+  // A point's arrays over the rates are as long as the tree has rates rather than kMaxRates.
   struct Point {
     int body = -1;
     JPH::Vec3 r2;                          // from the body's centre of mass
@@ -92,20 +93,16 @@ class JointSpaceContacts {
   // Every per-point loop then runs over the path only: a Humanoid's limb moves with 8-13 of its
   // 23 rates.
   template <typename AxisOf, typename FillP>
-  void Build(float dt, const JointSpaceSystem& system, AxisOf&& axis_of, FillP&& fill_p) {
+  void Build(UpdateScratch& scratch, float dt, const JointSpaceSystem& system, AxisOf&& axis_of, FillP&& fill_p) {
     const int n = system.num_rates();
-    if (n != rates_) {
-      rates_ = n;
-      points_.clear();
-    }
+    TakeStorage(scratch, n);
     num_points_ = 0;
     int num_rows = 0;
     auto add_rows = [&](Point& point, int rows, const SoftContactConstraint::RowView* views) {
       point.first_row = num_rows;
       point.num_rows = rows;
       for (int i = 0; i < rows; ++i) {
-        if (size_t(num_rows) == rows_.size()) rows_.emplace_back();
-        Row& row = rows_[size_t(num_rows++)];
+        Row& row = rows_[num_rows++];
         row.total = views[i].total;
         row.softness = views[i].softness;
         row.bias = views[i].bias;
@@ -148,9 +145,6 @@ class JointSpaceContacts {
             add_rows(point, rows, views);
           });
     }
-    // A point added since may have moved the earlier ones: a contact within the tree moves with its own path.
-    for (int k = 0; k < num_points_; ++k)
-      if (points_[size_t(k)].body1 >= 0) points_[size_t(k)].path = points_[size_t(k)].own_path;
   }
 
   // The system's factor H = L^T L changed (a new update, a limit released or taken back): L^-T P^T
@@ -165,10 +159,10 @@ class JointSpaceContacts {
   template <typename Apply>
   void WarmStart(float ratio, Apply&& apply) {
     for (int k = 0; k < num_points_; ++k) {
-      const Point& point = points_[size_t(k)];
+      const Point& point = points_[k];
       double impulse[D] = {};
       for (int i = point.first_row; i < point.first_row + point.num_rows; ++i) {
-        Row& row = rows_[size_t(i)];
+        Row& row = rows_[i];
         *row.total *= ratio;
         for (int d = 0; d < D; ++d) impulse[d] += row.a[d] * double(*row.total);
       }
@@ -190,7 +184,7 @@ class JointSpaceContacts {
     factor_changed_ = false;
     const int n = system.num_rates();
     for (int k = 0; k < num_points_; ++k) {
-      const Point& point = points_[size_t(k)];
+      const Point& point = points_[k];
       double v[D], impulse[D] = {};
       for (int d = 0; d < D; ++d) {
         double s = 0.0;
@@ -199,7 +193,7 @@ class JointSpaceContacts {
       }
       bool any = false;
       for (int i = point.first_row; i < point.first_row + point.num_rows; ++i) {
-        const Row& row = rows_[size_t(i)];
+        const Row& row = rows_[i];
         double jv = 0.0;
         for (int d = 0; d < D; ++d) jv += row.a[d] * v[d];
         const double total = *row.total;
@@ -230,7 +224,7 @@ class JointSpaceContacts {
   // L^-T P^T and each row's effective mass, from the system's current factor.
   void Factorise(const JointSpaceSystem& system) {
     for (int k = 0; k < num_points_; ++k) {
-      Point& point = points_[size_t(k)];
+      Point& point = points_[k];
       for (int q = 0; q < point.path_length; ++q)
         for (int c = 0; c < kLanes; ++c) point.y[q][c] = c < D ? point.p[c][point.path[q]] : 0.0;
       system.SolveUpperOnPath(point.path, point.path_length, point.body1 < 0 ? nullptr : point.position, point.y);
@@ -241,7 +235,7 @@ class JointSpaceContacts {
           point.g[d][e] = point.g[e][d] = s;
         }
       for (int i = point.first_row; i < point.first_row + point.num_rows; ++i) {
-        Row& row = rows_[size_t(i)];
+        Row& row = rows_[i];
         double k_row = 0.0;
         for (int d = 0; d < D; ++d)
           for (int e = 0; e < D; ++e) k_row += row.a[d] * point.g[d][e] * row.a[e];
@@ -250,29 +244,31 @@ class JointSpaceContacts {
     }
   }
 
-  // The next point of this update. The points and rows grow to the most contacts that were ever
-  // active at once rather than every possible one (a Humanoid's self-contacts could hold hundreds,
-  // 1.5 KB each, in every env), exactly, so a step allocates only when it sets a new most.
-  Point& NextPoint() {
-    if (size_t(num_points_) == points_.size()) {
-      const size_t count = points_.size() + 1;
-      const size_t ints = 2 * size_t(rates_), doubles = RoundUp(size_t(rates_) * (kLanes + D));
-      points_.reserve(count);
-      points_.emplace_back();
-      point_ints_.reserve(count * ints);
-      point_ints_.resize(count * ints);
-      point_doubles_.reserve(count * doubles);
-      point_doubles_.resize(count * doubles);
-      for (size_t k = 0; k < count; ++k) {  // the storage may have moved
-        Point& point = points_[k];
-        point.own_path = point_ints_.data() + k * ints;
-        point.position = point.own_path + rates_;
-        double* block = point_doubles_.data() + k * doubles;
-        point.y = reinterpret_cast<double (*)[kLanes]>(block);
-        point.p = RateRowsOf{block + size_t(rates_) * kLanes, rates_};
-      }
+  // Room in the scratch for this update's active points (each with its arrays over the n rates)
+  // and their rows.
+  void TakeStorage(UpdateScratch& scratch, int n) {
+    size_t active = 0;
+    for (const auto& source : sources_) active += size_t(source.second->ActiveContacts());
+    for (const SelfSource& source : self_sources_) active += size_t(source.contacts->ActiveContacts());
+    points_ = scratch.Take<Point>(active);
+    rows_ = scratch.Take<Row>(active * size_t(SoftContactConstraint::kMaxRows));
+    const size_t ints = 2 * size_t(n), doubles = RoundUp(size_t(n) * (kLanes + D));
+    int* point_ints = scratch.Take<int>(active * ints);
+    double* point_doubles = scratch.Take<double>(active * doubles);
+    for (size_t k = 0; k < active; ++k) {
+      Point& point = points_[k];
+      point.own_path = point_ints + k * ints;
+      point.position = point.own_path + n;
+      double* block = point_doubles + k * doubles;
+      point.y = reinterpret_cast<double (*)[kLanes]>(block);
+      point.p = RateRowsOf{block + size_t(n) * kLanes, n};
     }
-    return points_[size_t(num_points_++)];
+    capacity_ = int(active);
+  }
+  // The next point of this update.
+  Point& NextPoint() {
+    if (num_points_ == capacity_) throw std::logic_error("JointSpaceContacts: more active contacts than counted");
+    return points_[num_points_++];
   }
   static size_t RoundUp(size_t doubles) { return (doubles + kLanes - 1) / kLanes * kLanes; }
 
@@ -289,11 +285,10 @@ class JointSpaceContacts {
   };
   std::vector<std::pair<int, SoftContactConstraint*>> sources_;  // (body, its plane contacts)
   std::vector<SelfSource> self_sources_;                         // contacts within the tree
-  std::vector<Point> points_;                                    // this update's first num_points_
-  std::vector<int> point_ints_;                                  // their own_path and position
-  std::vector<double> point_doubles_;                            // their y and p
-  int rates_ = 0;                                                // the tree's, which the storage is for
-  std::vector<Row> rows_;                                        // and their rows
+  // This update's, in the scratch (TakeStorage):
+  Point* points_ = nullptr;                                      // the first num_points_ of capacity_
+  Row* rows_ = nullptr;                                          // and their rows
+  int capacity_ = 0;
   int num_points_ = 0;
   bool factor_changed_ = true;
 };

@@ -8,7 +8,9 @@
 // AxisRowState) acts on one rate with sign s and softness S. The owner adds T^T M T and T^T M v;
 // this holds the rows, the factor, the solve, each row's impulse, the release of a limit that
 // would pull and the clamping of a friction row at its bound.
-// Fixed capacity: nothing is allocated per update.
+// What an update builds (the matrix, its factor, the rows) lives in the stepping thread's
+// scratch (update_scratch.h), taken at Reset: only the tree's shape and the limits the last
+// update ended released stay with the env.
 //
 // The matrix has the tree's sparsity: entry (i, j) is nonzero only where one rate is an
 // ancestor of the other (a body moves with its ancestors' rates), so it is factorised as
@@ -16,6 +18,7 @@
 // 6.5): cost sum depth^2 / 2 instead of n^3 / 6, and a solve sum depth instead of n^2.
 #pragma once
 
+#include "physics/core/update_scratch.h"
 #include "physics/joints/joint_axis_constraint.h"
 
 #include <Jolt/Jolt.h>
@@ -47,19 +50,27 @@ struct ArticulatedHinge {
   bool gimbal_lock_third = false;    // two hinges: the third rotation stays zero
 };
 
-// Per-rate rows of values, `stride` wide, in one block: [rate][column] as a 2-D array would index them.
+// Per-rate rows of values, `stride` wide, in one block: [rate][column] as a 2-D array would index
+// them; the block its own (Allocate) or an update's scratch (Take).
 template <class T>
 class RateRows {
  public:
   void Allocate(int rows, int stride) {
+    owned_ = std::make_unique<T[]>(size_t(rows) * size_t(stride));  // value-initialised
+    data_ = owned_.get();
     stride_ = size_t(stride);
-    data_ = std::make_unique<T[]>(size_t(rows) * stride_);  // value-initialised
   }
-  T* operator[](int row) { return data_.get() + size_t(row) * stride_; }
-  const T* operator[](int row) const { return data_.get() + size_t(row) * stride_; }
+  void Take(UpdateScratch& scratch, int rows, int stride) {
+    owned_.reset();
+    data_ = scratch.Take<T>(size_t(rows) * size_t(stride));
+    stride_ = size_t(stride);
+  }
+  T* operator[](int row) { return data_ + size_t(row) * stride_; }
+  const T* operator[](int row) const { return data_ + size_t(row) * stride_; }
 
  private:
-  std::unique_ptr<T[]> data_;
+  std::unique_ptr<T[]> owned_;
+  T* data_ = nullptr;
   size_t stride_ = 0;
 };
 
@@ -107,14 +118,8 @@ class JointSpaceSystem {
   void SetTree(const std::vector<int>& parent) {
     if (parent.size() > size_t(kMaxRates)) throw std::invalid_argument("JointSpaceSystem: more than kMaxRates rates");
     n_ = int(parent.size());
-    // Rows of the rates this tree has, as wide as it has rates: a Humanoid's 23 or a HalfCheetah's 9,
-    // not the 40 a system could hold, in every env.
+    // As wide as the tree has rates: a Humanoid's 23 or a HalfCheetah's 9, not the 40 a system could hold.
     path_.Allocate(n_, n_);
-    a_.Allocate(n_, n_);
-    l_.Allocate(n_, RoundUp(n_));  // value-initialised: zeros
-    rows_.resize(size_t(kRowsPerRate * n_));
-    released_.resize(size_t(kRowsPerRate * n_));
-    clamped_.resize(size_t(n_));
     for (int k = 0; k < n_; ++k) {  // parents come first, so a parent's path is ready
       const int up = parent[size_t(k)];
       depth_[k] = up >= 0 ? depth_[up] + 1 : 0;
@@ -122,14 +127,19 @@ class JointSpaceSystem {
       path_[k][depth_[k]] = k;
     }
   }
-  // Before each update's rows. A limit that ended the update before released starts this one
-  // released (AddHingeRows), where a solve with it would only release it again: most releases
-  // repeat the update before's, and each costs a factorisation and a solve thrown away. If the
-  // limit is needed after all, Solve takes it back; either way the limits end as the
-  // complementarity of the rates decides.
-  void Reset() {
-    std::fill(released_before_, released_before_ + kMaxRates, kNoSide);
-    for (int k = 0; k < num_released_; ++k) released_before_[released_[k].rate] = SideOf(released_[k].lower_limit);
+  // Before each update's rows, its matrix and rows taken from the update's scratch. A limit that
+  // ended the update before released starts this one released (AddHingeRows), where a solve with
+  // it would only release it again: most releases repeat the update before's, and each costs a
+  // factorisation and a solve thrown away. If the limit is needed after all, Solve takes it back;
+  // either way the limits end as the complementarity of the rates decides.
+  void Reset(UpdateScratch& scratch) {
+    a_.Take(scratch, n_, n_);
+    l_.Take(scratch, n_, RoundUp(n_));
+    rows_ = scratch.Take<Row>(size_t(kRowsPerRate * n_));
+    released_ = scratch.Take<Row>(size_t(kRowsPerRate * n_));
+    clamped_ = scratch.Take<Row>(size_t(n_));
+    std::copy(released_end_, released_end_ + kMaxRates, released_before_);
+    std::fill(released_end_, released_end_ + kMaxRates, kNoSide);
     num_rows_ = 0;
     num_released_ = 0;
     num_clamped_ = 0;
@@ -137,19 +147,10 @@ class JointSpaceSystem {
   // The limits released at the end of the last update, which the next Reset starts released: state
   // of the world, saved and restored with it, so a restored world steps as the one saved.
   void SaveReleased(JPH::StateRecorder& stream) const {
-    stream.Write(num_released_);
-    for (int k = 0; k < num_released_; ++k) {
-      stream.Write(released_[k].rate);
-      stream.Write(released_[k].lower_limit);
-    }
+    for (int r = 0; r < n_; ++r) stream.Write(released_end_[r]);
   }
   void RestoreReleased(JPH::StateRecorder& stream) {
-    stream.Read(num_released_);
-    for (int k = 0; k < num_released_; ++k) {
-      released_[k] = Row{};  // all the next Reset reads
-      stream.Read(released_[k].rate);
-      stream.Read(released_[k].lower_limit);
-    }
+    for (int r = 0; r < n_; ++r) stream.Read(released_end_[r]);
   }
   int num_rates() const { return n_; }
   // Rate r's ancestors in ascending order, then r: path_length(r) entries.
@@ -170,7 +171,7 @@ class JointSpaceSystem {
       // Released at the end of the update before, with no impulse since (a solve with it would
       // apply none and take none back).
       if (released_before_[rate] == SideOf(rows.lower_limit) && rows.limit->total == 0.0f)
-        released_[num_released_++] = MakeRow(rows.limit, rate, sign_of(int(k)), true, rows.lower_limit, int(k));
+        Release(MakeRow(rows.limit, rate, sign_of(int(k)), true, rows.lower_limit, int(k)));
       else
         AddRow(rows.limit, rate, sign_of(int(k)), true, rows.lower_limit, int(k));
     }
@@ -287,13 +288,12 @@ class JointSpaceSystem {
       if (row.lower_limit ? after >= 0.0 : after <= 0.0) continue;
       take_back(row.hinge, -row.state->total);
       row.state->total = 0.0f;
-      if (!row.taken_back) released_[num_released_++] = row;
+      if (!row.taken_back) Release(row);
       row.state = nullptr;
       dropped = true;
     }
     if (dropped) {
-      num_rows_ = int(std::remove_if(rows_.begin(), rows_.begin() + num_rows_, [](const Row& r) { return r.state == nullptr; }) -
-                      rows_.begin());
+      num_rows_ = int(std::remove_if(rows_, rows_ + num_rows_, [](const Row& r) { return r.state == nullptr; }) - rows_);
       return false;
     }
     bool taken = false;
@@ -303,6 +303,7 @@ class JointSpaceSystem {
       const double from_zero = -(row.sign * x_[row.rate] + double(row.state->bias)) / row.softness;
       if (row.lower_limit ? from_zero <= 0.0 : from_zero >= 0.0) continue;
       row.taken_back = true;
+      released_end_[row.rate] = kNoSide;
       rows_[num_rows_++] = row;
       released_[k--] = released_[--num_released_];
       taken = true;
@@ -357,6 +358,11 @@ class JointSpaceSystem {
  private:
   static constexpr signed char kNoSide = 0, kLowerSide = 1, kUpperSide = 2;
   static signed char SideOf(bool lower_limit) { return lower_limit ? kLowerSide : kUpperSide; }
+  // A limit out of this update's rows, until Solve takes it back.
+  void Release(const Row& row) {
+    released_[num_released_++] = row;
+    released_end_[row.rate] = SideOf(row.lower_limit);
+  }
   static Row MakeRow(AxisRowState* state, int rate, double sign, bool is_limit, bool lower_limit, int hinge) {
     return {state, std::max(double(state->softness), 1.0e-9), rate, sign, is_limit, lower_limit, hinge};
   }
@@ -394,16 +400,20 @@ class JointSpaceSystem {
 
   int n_ = 0;
   int num_rows_ = 0;
-  std::vector<Row> released_;            // limits released in this update, which may be taken back (3 per rate)
+  // This update's, in the scratch (Reset):
+  Row* released_ = nullptr;              // limits released in this update, which may be taken back (3 per rate)
   int num_released_ = 0;
-  std::vector<Row> clamped_;             // friction rows held at their bound in this update, which may be freed
+  Row* clamped_ = nullptr;               // friction rows held at their bound in this update, which may be freed
   int num_clamped_ = 0;
-  signed char released_before_[kMaxRates] = {};  // per rate: the side of its limit the last update ended released
-  int depth_[kMaxRates];                 // each rate's number of ancestors
-  RateRows<int> path_;                   // per rate: its ancestors, ascending, then the rate
-  std::vector<Row> rows_;                // 3 per rate
+  Row* rows_ = nullptr;                  // 3 per rate
   RateRows<double> a_;                   // T^T M T, lower triangle
   RateRows<double> l_;                   // its factor with the rows, on each rate's ancestors, then padding
+  // Per rate, the side of its limit released: at the last update's end (released_end_ while it
+  // runs, a limit out of the rows at the moment), and at this one's start.
+  signed char released_end_[kMaxRates] = {};
+  signed char released_before_[kMaxRates] = {};
+  int depth_[kMaxRates];                 // each rate's number of ancestors
+  RateRows<int> path_;                   // per rate: its ancestors, ascending, then the rate
   double diag_[kMaxRates];               // H's diagonal, during the factorisation
   double inv_diag_[kMaxRates];           // 1 / L's diagonal
   double x_[kMaxRates];

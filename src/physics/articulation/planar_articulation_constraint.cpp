@@ -111,7 +111,7 @@ void PlanarArticulationConstraint::ReexpressVelocities() {
 void PlanarArticulationConstraint::BuildContacts(float dt) {
   using Point = JointSpaceContacts<2>::Point;
   contacts_.Build(
-      dt, system_,
+      scratch(), dt, system_,
       [this](JPH::Vec3Arg axis, double* a) {  // the rest moves nothing in the plane
         a[0] = axis.Dot(u_);
         a[1] = axis.Dot(w_);
@@ -146,7 +146,7 @@ void PlanarArticulationConstraint::Refactorise() {
 }
 
 void PlanarArticulationConstraint::SetupVelocityConstraint(float dt) {
-  system_.Reset();
+  system_.Reset(scratch());
   system_.AddHingeRows(hinges_, dt, root_rates_, [this](int k) { return double(axis_sign_[size_t(k)]); });
   BuildMotions();
   BuildContacts(dt);
@@ -156,7 +156,7 @@ void PlanarArticulationConstraint::SetupVelocityConstraint(float dt) {
 
 void PlanarArticulationConstraint::BuildDamped() {
   const int n = system_.num_rates();
-  damped_.Reset();
+  damped_.Reset(scratch());
   for (int r = 0; r < n; ++r)  // every entry the factorisation reads: the lower triangle
     for (int c = 0; c <= r; ++c) damped_.a(r, c) = system_.a(r, c);
   num_drives_ = 0;

@@ -4,6 +4,8 @@
 #include <Jolt/Physics/IslandBuilder.h>
 #include <Jolt/Physics/LargeIslandSplitter.h>
 
+#include <stdexcept>
+
 namespace joltgym {
 
 TreeConstraint::TreeConstraint(const std::vector<JPH::Body*>& bodies, JPH::uint32 priority)
@@ -13,6 +15,12 @@ TreeConstraint::TreeConstraint(const std::vector<JPH::Body*>& bodies, JPH::uint3
       tree_(bodies),
       placed_position_(bodies.size()),
       placed_rotation_(bodies.size()) {}
+
+UpdateScratch& TreeConstraint::scratch() const {
+  // Only World::Step updates a robot's system, and it hands every tree its thread's scratch first.
+  if (!scratch_) throw std::logic_error("a tree was updated outside World::Step, with no scratch to take its rows from");
+  return *scratch_;
+}
 
 void TreeConstraint::SaveState(JPH::StateRecorder& stream) const {
   OwnConstraint::SaveState(stream);

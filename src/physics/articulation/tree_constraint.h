@@ -12,6 +12,7 @@
 
 #include "physics/articulation/joint_space_system.h"
 #include "physics/core/own_constraint_settings.h"
+#include "physics/core/update_scratch.h"
 
 #include <vector>
 
@@ -36,6 +37,10 @@ class TreeConstraint : public OwnConstraint {
   // Takes the bodies' masses again after they changed (Robot::SetParameter).
   virtual void RefreshMasses() = 0;
 
+  // Where the next update's matrix, rows and contact points live (Robot::BeforeUpdate): the
+  // stepping thread's, set before every update.
+  void UseScratch(UpdateScratch& scratch) { scratch_ = &scratch; }
+
   // With Jolt's, the limits the last update ended released (JointSpaceSystem::Reset).
   void SaveState(JPH::StateRecorder& stream) const override;
   void RestoreState(JPH::StateRecorder& stream) override;
@@ -51,12 +56,15 @@ class TreeConstraint : public OwnConstraint {
 
   // Where the placement left the bodies: the owner's SolvePositionConstraint ends with it.
   void RememberPlacement();
+  // This update's scratch (UseScratch).
+  UpdateScratch& scratch() const;
 
  private:
   std::vector<JPH::Body*> tree_;
   std::vector<JPH::RVec3> placed_position_;  // the bodies' centres of mass and rotations
   std::vector<JPH::Quat> placed_rotation_;
   bool placed_ = false;
+  UpdateScratch* scratch_ = nullptr;
 };
 
 }  // namespace joltgym

@@ -1,40 +1,13 @@
 #include "physics/contacts/self_contact_constraint.h"
 
-#include "physics/contacts/geom_shapes.h"
-
 #include <Jolt/Physics/Body/Body.h>
 #include <Jolt/Physics/StateRecorder.h>
 
-#include <algorithm>
-
 namespace joltgym {
+
 SelfContactConstraint::SelfContactConstraint(JPH::Body& body1, JPH::Body& body2,
-                                             const std::vector<SelfContactGeomPair>& pairs)
-    : OwnConstraint(body1, body2), pairs_(pairs) {
-  float margin = 0.0f;  // the pairs' widest
-  for (size_t p = 0; p < pairs_.size(); ++p) {
-    const SelfContactGeomPair& g = pairs_[p];
-    const float pair_margin = std::min(g.pair.detect_margin, g.pair.soft.margin);
-    reach_.push_back(GeomReach(g.type1, g.size1) + GeomReach(g.type2, g.size2) + pair_margin);
-    margin = std::max(margin, pair_margin);
-    first_slot_.push_back(int(pair_of_.size()));
-    pair_of_.insert(pair_of_.end(), size_t(g.max_contacts()), int(p));
-  }
-  first_slot_.push_back(int(pair_of_.size()));
-  live_of_.assign(pair_of_.size(), -1);
-  // Each body's geoms within a sphere about their mean centre.
-  auto bound = [&](bool first, JPH::Vec3& centre) {
-    centre = JPH::Vec3::sZero();
-    for (const SelfContactGeomPair& g : pairs_) centre += (first ? g.local1 : g.local2).GetTranslation();
-    centre /= float(pairs_.size());
-    float radius = 0.0f;
-    for (const SelfContactGeomPair& g : pairs_)
-      radius = std::max(radius, ((first ? g.local1 : g.local2).GetTranslation() - centre).Length() +
-                                    (first ? GeomReach(g.type1, g.size1) : GeomReach(g.type2, g.size2)));
-    return radius;
-  };
-  reach_all_ = pairs_.empty() ? 0.0f : bound(true, centre1_) + bound(false, centre2_) + margin;
-}
+                                             const std::vector<SelfContactGeomPair>& pairs, const SelfContactLayout& layout)
+    : OwnConstraint(body1, body2), pairs_(pairs), layout_(layout), live_of_(layout.pair_of.size(), -1) {}
 
 SelfContactConstraint::Slot& SelfContactConstraint::TakeSlot(size_t k) {
   if (live_of_[k] >= 0) return live_[size_t(live_of_[k])];
@@ -65,10 +38,10 @@ void SelfContactConstraint::FindContacts(float h, BiasAccelerationSource& bias_s
     const SelfContactGeomPair& g = pairs_[p];
     bool found[kMaxConvexPairContacts] = {};
     bool was_live[kMaxConvexPairContacts] = {};
-    for (int k = 0; k < g.max_contacts(); ++k) was_live[k] = live_of_[size_t(first_slot_[p] + k)] >= 0;
+    for (int k = 0; k < g.max_contacts(); ++k) was_live[k] = live_of_[size_t(layout_.first_slot[p] + k)] >= 0;
     // Most pairs of a body are apart most updates: their centres tell, before the geoms' frames.
     const JPH::Vec3 centre1(t1 * g.local1.GetTranslation()), centre2(t2 * g.local2.GetTranslation());
-    if (near && (centre1 - centre2).LengthSq() <= reach_[p] * reach_[p]) {
+    if (near && (centre1 - centre2).LengthSq() <= layout_.reach[p] * layout_.reach[p]) {
       const JPH::Mat44 geom1(t1 * g.local1), geom2(t2 * g.local2);
       const int n = g.convex()
                         ? CollideConvexPair(g.convex1, geom1, g.convex2, geom2, g.pair.detect_margin, contacts)
@@ -76,7 +49,7 @@ void SelfContactConstraint::FindContacts(float h, BiasAccelerationSource& bias_s
       for (int i = 0; i < n; ++i) {
         const PairContactPoint& c = contacts[i];
         if (!(c.dist < g.pair.soft.margin)) continue;  // MuJoCo excludes contacts beyond includemargin
-        Slot& slot = TakeSlot(size_t(first_slot_[p] + c.feature));
+        Slot& slot = TakeSlot(size_t(layout_.first_slot[p] + c.feature));
         slot.pos = c.pos;
         slot.r1 = JPH::Vec3(JPH::RVec3(c.pos) - mBody1->GetCenterOfMassPosition());
         slot.r2 = JPH::Vec3(JPH::RVec3(c.pos) - mBody2->GetCenterOfMassPosition());
@@ -87,7 +60,7 @@ void SelfContactConstraint::FindContacts(float h, BiasAccelerationSource& bias_s
       }
     }
     for (int k = 0; k < g.max_contacts(); ++k) {
-      const size_t index = size_t(first_slot_[p] + k);
+      const size_t index = size_t(layout_.first_slot[p] + k);
       if (found[k] && !was_live[k])  // a fresh contact starts cold
         for (SoftContactRow& r : live_[size_t(live_of_[index])].rows) r.Clear();
       if (!found[k] && was_live[k]) FreeSlot(index);  // an ended one is cleared
@@ -104,7 +77,7 @@ void SelfContactConstraint::AppendForces(float dt, int robot, int body1, int bod
     JPH::Vec3 impulse = JPH::Vec3::sZero();
     for (int i = 0; i < s.num_rows; ++i) impulse += s.rows[i].total * s.rows[i].axis;
     const JPH::Vec3 force = impulse / dt;
-    const SelfContactGeomPair& g = pairs_[size_t(pair_of_[k])];
+    const SelfContactGeomPair& g = pairs_[size_t(layout_.pair_of[k])];
     out.push_back({mBody2->GetID(), robot, body2, g.tag2, JPH::RVec3(s.pos), force});
     out.push_back({mBody1->GetID(), robot, body1, g.tag1, JPH::RVec3(s.pos), -force});
   }

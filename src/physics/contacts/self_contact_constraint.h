@@ -24,8 +24,9 @@ class SelfContactConstraint final : public OwnConstraint {
   static constexpr int kMaxRows = kMaxSoftContactRows;
 
   // Rows push body 2 along their axes and body 1 against them.
-  // pairs: the model's (CompiledSelfContact::pairs), which outlive the constraint.
-  SelfContactConstraint(JPH::Body& body1, JPH::Body& body2, const std::vector<SelfContactGeomPair>& pairs);
+  // pairs, layout: the model's (CompiledSelfContact::pairs and ::layout), which outlive the constraint.
+  SelfContactConstraint(JPH::Body& body1, JPH::Body& body2, const std::vector<SelfContactGeomPair>& pairs,
+                        const SelfContactLayout& layout);
 
   // Finds the contacts and sets up their rows for a physics update of length h; call before
   // the update (SoftContactConstraint::BeginStep). body1, body2: the bodies' robot indices, for
@@ -36,7 +37,8 @@ class SelfContactConstraint final : public OwnConstraint {
   void BeginStep(float h, BiasAccelerationSource& bias, int body1, int body2, const JPH::RMat44* frames) {
     const JPH::RMat44& t1 = frames[body1];
     const JPH::RMat44& t2 = frames[body2];
-    const bool near = (JPH::Vec3(t1 * centre1_) - JPH::Vec3(t2 * centre2_)).LengthSq() <= reach_all_ * reach_all_;
+    const bool near = (JPH::Vec3(t1 * layout_.centre1) - JPH::Vec3(t2 * layout_.centre2)).LengthSq() <=
+                      layout_.reach_all * layout_.reach_all;
     if (near || num_active_ > 0) FindContacts(h, bias, body1, body2, t1, t2, near);
   }
 
@@ -59,7 +61,8 @@ class SelfContactConstraint final : public OwnConstraint {
       f(s.r1, s.r2, s.num_rows, views);
     }
   }
-  int max_contacts() const { return int(live_of_.size()); }
+  // The contacts active in this update (ForEachActiveContact's), for the articulation's storage.
+  int ActiveContacts() const { return num_active_; }
 
   // Only its tree's articulation solves it: never in Jolt's lists, so Jolt calls none of these.
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User3; }
@@ -85,17 +88,12 @@ class SelfContactConstraint final : public OwnConstraint {
   };
 
   const std::vector<SelfContactGeomPair>& pairs_;
-  std::vector<float> reach_;  // per pair: beyond this between the geoms' centres, no contact
-  std::vector<int> first_slot_;  // per pair, and one past the last pair's slots
-  // All pairs at once: beyond reach_all_ between these points of the two bodies (body frames), none touch.
-  JPH::Vec3 centre1_, centre2_;
-  float reach_all_ = 0.0f;
+  const SelfContactLayout& layout_;
   // Each pair's possible contacts, SelfContactGeomPair::max_contacts() of them, in order: a Humanoid's
-  // 111 pairs have 222. Only the active ones hold a Slot (~400 bytes), from live_, which grows to the
+  // 111 pairs have 222. Only the active ones hold a Slot (~200 bytes), from live_, which grows to the
   // most ever active at once: most updates none is, and a Slot for each possible contact would cost
-  // every env 100 KB.
+  // every env 50 KB.
   std::vector<int> live_of_;   // per possible contact: its Slot in live_, or -1
-  std::vector<int> pair_of_;   // per possible contact: its pair
   std::vector<Slot> live_;
   std::vector<int> free_;      // Slots of live_ not in use
   int num_active_ = 0;

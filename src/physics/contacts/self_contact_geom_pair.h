@@ -11,6 +11,8 @@
 #include <Jolt/Jolt.h>
 #include <Jolt/Math/Mat44.h>
 
+#include <vector>
+
 namespace joltgym {
 
 // A geom of each body that may touch the other's, and their contact's parameters.
@@ -25,5 +27,17 @@ struct SelfContactGeomPair {
   bool convex() const { return convex1.shape != nullptr; }
   int max_contacts() const { return convex() ? kMaxConvexPairContacts : kMaxPairContacts; }
 };
+
+// What a body pair's SelfContactConstraint reads of its geom pairs besides the pairs: the same for
+// every robot of a model, so compiled with them (CompiledSelfContact::layout).
+struct SelfContactLayout {
+  std::vector<float> reach;      // per pair: beyond this between the geoms' centres, no contact
+  std::vector<int> first_slot;   // per pair: its first possible contact; then one past the last pair's
+  std::vector<int> pair_of;      // per possible contact: its pair
+  // All pairs at once: beyond reach_all between these points of the two bodies (body frames), none touch.
+  JPH::Vec3 centre1 = JPH::Vec3::sZero(), centre2 = JPH::Vec3::sZero();
+  float reach_all = 0.0f;
+};
+SelfContactLayout LayOutSelfContacts(const std::vector<SelfContactGeomPair>& pairs);
 
 }  // namespace joltgym

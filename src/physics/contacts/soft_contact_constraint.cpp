@@ -45,6 +45,7 @@ void SoftContactConstraint::AllocateSlots() {
     reach_.push_back(GeomReach(g.type, g.size));
   }
   slots_.resize(size_t(slots));
+  parts_.resize(size_t(slots) * kMaxRows);
   for (size_t g = 0; g < geoms_.size(); ++g)
     for (int k = 0; k < features(geoms_[g]); ++k) slots_[size_t(first_slot_[g] + k)].geom = int(g);
 }
@@ -94,14 +95,22 @@ void SoftContactConstraint::BeginStep(float h, BiasAccelerationSource& bias_sour
       SetupSlot(slots_[size_t(first_slot_[g] + contacts[i].feature)], geom, contacts[i], plane_normal_, h, *bias);
     }
   }
-  for (Slot& s : slots_) {
+  num_active_ = 0;
+  for (size_t k = 0; k < slots_.size(); ++k) {
+    Slot& s = slots_[k];
     const bool active = s.num_rows > 0;
+    num_active_ += active;
     // A fresh contact starts cold: its rows' old impulses are another contact's. (An ended one
     // is cleared as it ends, and nothing touches an inactive slot's rows after that.)
-    if (active != s.active)
-      for (SoftContactRow& r : s.rows) r.Clear();
+    if (active != s.active) ClearSlot(k);
     s.active = active;
   }
+}
+
+void SoftContactConstraint::ClearSlot(size_t s) {
+  for (SoftContactRow& r : slots_[s].rows) r.Clear();
+  if (!in_articulation_)
+    for (int i = 0; i < kMaxRows; ++i) Part(s, i).Deactivate();
 }
 
 void SoftContactConstraint::SetupSlot(Slot& slot, const SoftContactGeom& geom, const PlaneContactPoint& contact,
@@ -113,48 +122,55 @@ void SoftContactConstraint::SetupSlot(Slot& slot, const SoftContactGeom& geom, c
                                        slot.rows);
 }
 
-void SoftContactConstraint::SolveInArticulation() { in_articulation_ = true; }
+void SoftContactConstraint::SolveInArticulation() {
+  in_articulation_ = true;
+  parts_.clear();
+  parts_.shrink_to_fit();
+}
 
 void SoftContactConstraint::ResetWarmStart() {
-  for (Slot& s : slots_)
-    for (SoftContactRow& r : s.rows) r.Clear();
+  for (size_t k = 0; k < slots_.size(); ++k) ClearSlot(k);
 }
 
 void SoftContactConstraint::SetupVelocityConstraint(float dt) {
   const JPH::Vec3 r1 = JPH::Vec3::sZero();  // body 1 is static: its lever arm never enters
-  for (Slot& s : slots_) {
+  for (size_t k = 0; k < slots_.size(); ++k) {
+    const Slot& s = slots_[k];
     if (!s.active) continue;
     for (int i = 0; i < s.num_rows; ++i) {
-      SoftContactRow& r = s.rows[i];
-      r.part.CalculateConstraintPropertiesWithStiffnessAndDamping(dt, *mBody1, r1, *mBody2, s.r2, r.axis, r.bias, 0.0f,
-                                                                  kNegligibleStiffness, r.damping);
+      const SoftContactRow& r = s.rows[i];
+      Part(k, i).CalculateConstraintPropertiesWithStiffnessAndDamping(dt, *mBody1, r1, *mBody2, s.r2, r.axis, r.bias, 0.0f,
+                                                                      kNegligibleStiffness, r.damping);
     }
   }
 }
 
 void SoftContactConstraint::WarmStartVelocityConstraint(float ratio) {
-  for (Slot& s : slots_) {
+  for (size_t k = 0; k < slots_.size(); ++k) {
+    const Slot& s = slots_[k];
     if (!s.active) continue;
-    for (int i = 0; i < s.num_rows; ++i) s.rows[i].part.WarmStart(*mBody1, *mBody2, s.rows[i].axis, ratio);
+    for (int i = 0; i < s.num_rows; ++i) Part(k, i).WarmStart(*mBody1, *mBody2, s.rows[i].axis, ratio);
   }
 }
 
 bool SoftContactConstraint::SolveVelocityConstraint(float) {
   bool applied = false;
-  for (Slot& s : slots_) {
+  for (size_t k = 0; k < slots_.size(); ++k) {
+    const Slot& s = slots_[k];
     if (!s.active) continue;
     for (int i = 0; i < s.num_rows; ++i)
-      applied |= s.rows[i].part.SolveVelocityConstraint(*mBody1, *mBody2, s.rows[i].axis, 0.0f, FLT_MAX);
+      applied |= Part(k, i).SolveVelocityConstraint(*mBody1, *mBody2, s.rows[i].axis, 0.0f, FLT_MAX);
   }
   return applied;
 }
 
 void SoftContactConstraint::AppendForces(float dt, int robot, int robot_body, std::vector<ContactForce>& out) const {
   if (dt <= 0.0f) return;
-  for (const Slot& s : slots_) {
+  for (size_t k = 0; k < slots_.size(); ++k) {
+    const Slot& s = slots_[k];
     if (!s.active) continue;
     JPH::Vec3 impulse = JPH::Vec3::sZero();
-    for (int i = 0; i < s.num_rows; ++i) impulse += TotalImpulse(s.rows[i]) * s.rows[i].axis;
+    for (int i = 0; i < s.num_rows; ++i) impulse += TotalImpulse(k, i) * s.rows[i].axis;
     const JPH::Vec3 force = impulse / dt;
     const JPH::uint64 tag = geoms_[size_t(s.geom)].tag;
     out.push_back({mBody2->GetID(), robot, robot_body, tag, JPH::RVec3(s.pos), force});
@@ -171,17 +187,21 @@ void SoftContactConstraint::SaveState(JPH::StateRecorder& stream) const {
     stream.Write(s.r2);
     for (const SoftContactRow& r : s.rows) r.SaveState(stream);
   }
+  for (const JPH::AxisConstraintPart& part : parts_) part.SaveState(stream);
 }
 
 void SoftContactConstraint::RestoreState(JPH::StateRecorder& stream) {
   JPH::TwoBodyConstraint::RestoreState(stream);
+  num_active_ = 0;
   for (Slot& s : slots_) {
     stream.Read(s.active);
+    num_active_ += s.active;
     stream.Read(s.num_rows);
     stream.Read(s.pos);
     stream.Read(s.r2);
     for (SoftContactRow& r : s.rows) r.RestoreState(stream);
   }
+  for (JPH::AxisConstraintPart& part : parts_) part.RestoreState(stream);
 }
 
 }  // namespace joltgym

@@ -20,6 +20,7 @@
 #include <Jolt/Jolt.h>
 #include <Jolt/Physics/Constraints/TwoBodyConstraint.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace joltgym {
@@ -96,8 +97,8 @@ class SoftContactConstraint final : public OwnConstraint {
   // Another friction and softness for geom k's contacts (per-env randomisation); the rows it has
   // (its condim) stay.
   void SetPair(size_t k, const ContactPair& pair) { geoms_[k].pair.friction = pair.friction, geoms_[k].pair.soft = pair.soft; }
-  // The most contacts that can be active at once (each of up to kMaxRows rows), for the articulation's storage.
-  int max_contacts() const { return int(slots_.size()); }
+  // The contacts active in this update (ForEachActiveContact's), for the articulation's storage.
+  int ActiveContacts() const { return num_active_; }
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User2; }
   void ResetWarmStart() override;
@@ -119,7 +120,13 @@ class SoftContactConstraint final : public OwnConstraint {
     SoftContactRow rows[kMaxRows];
   };
 
-  float TotalImpulse(const SoftContactRow& r) const { return in_articulation_ ? r.total : r.part.GetTotalLambda(); }
+  // Jolt's part of slot s's row i, when Jolt solves the rows.
+  JPH::AxisConstraintPart& Part(size_t s, int i) { return parts_[s * kMaxRows + size_t(i)]; }
+  float TotalImpulse(size_t s, int i) const {
+    return in_articulation_ ? slots_[s].rows[i].total : parts_[s * kMaxRows + size_t(i)].GetTotalLambda();
+  }
+  // A slot's rows with no impulse: a fresh contact's, or an ended one's.
+  void ClearSlot(size_t s);
 
   void SetupSlot(Slot& slot, const SoftContactGeom& geom, const PlaneContactPoint& contact, JPH::Vec3Arg normal,
                  float h, const BiasAcceleration& bias);
@@ -135,6 +142,8 @@ class SoftContactConstraint final : public OwnConstraint {
   std::vector<int> first_slot_;  // per geom
   std::vector<float> reach_;     // per geom: how far its surface reaches from its centre, and a little
   std::vector<Slot> slots_;
+  std::vector<JPH::AxisConstraintPart> parts_;  // kMaxRows per slot while Jolt solves the rows, else none
+  int num_active_ = 0;  // slots active
   bool in_articulation_ = false;
 };
 

@@ -18,7 +18,6 @@ JPH::Vec3 FirstTangent(JPH::Vec3Arg normal, JPH::Vec3Arg hint) {
 }  // namespace
 
 void SoftContactRow::SaveState(JPH::StateRecorder& stream) const {
-  part.SaveState(stream);
   stream.Write(axis);
   stream.Write(bias);
   stream.Write(damping);
@@ -26,7 +25,6 @@ void SoftContactRow::SaveState(JPH::StateRecorder& stream) const {
 }
 
 void SoftContactRow::RestoreState(JPH::StateRecorder& stream) {
-  part.RestoreState(stream);
   stream.Read(axis);
   stream.Read(bias);
   stream.Read(damping);

@@ -14,17 +14,16 @@
 
 namespace joltgym {
 
+// A row as an articulation solves it (joint_space_contacts.h); a plane contact that Jolt solves
+// keeps its JPH::AxisConstraintPart beside it (SoftContactConstraint::parts_), which the many
+// rows an articulation solves do without.
 struct SoftContactRow {
-  JPH::AxisConstraintPart part;
   JPH::Vec3 axis = JPH::Vec3::sZero();  // unit; the impulse pushes body 2 along it (body 1 against)
   float bias = 0.0f;
   float damping = 0.0f;                 // Jolt's damping for the row's softness
   float total = 0.0f;                   // accumulated impulse when an articulation solves the row
 
-  void Clear() {
-    part.Deactivate();
-    total = 0.0f;
-  }
+  void Clear() { total = 0.0f; }
   void SaveState(JPH::StateRecorder& stream) const;
   void RestoreState(JPH::StateRecorder& stream);
 };

@@ -31,10 +31,12 @@ constexpr float kLinearLookahead = 0.01f;   // m
 JointAxisConstraint::JointAxisConstraint(JPH::Body& parent, JPH::Body& child, const JointAxisParams& params)
     : OwnConstraint(parent, child, params.after_joints ? kRowsLastPriority : kRowsFirstPriority),
       params_(params),
-      has_drive_(params.armature != 0.0f || params.damping != 0.0f) {}
+      has_drive_(params.armature != 0.0f || params.damping != 0.0f),
+      linear_(params.angular ? nullptr : std::make_unique<LinearRows>()) {}
 
 void JointAxisConstraint::ResetWarmStart() {
-  for (AxisRow* row : {&drive_, &limit_, &friction_}) row->linear.Deactivate();
+  if (linear_)
+    for (JPH::AxisConstraintPart* row : {&linear_->drive, &linear_->limit, &linear_->friction}) row->Deactivate();
   angular_drive_.total = angular_limit_.total = angular_friction_.total = 0.0f;
 }
 
@@ -111,28 +113,28 @@ void JointAxisConstraint::SetupVelocityConstraint(float dt) {
     const float c = params_.damping;
     const float softness = 1.0f / (a + dt * c);
     const float bias = -softness * (a * rate_before_ + dt * effort_);
-    drive_.linear.CalculateConstraintPropertiesWithStiffnessAndDamping(
+    linear_->drive.CalculateConstraintPropertiesWithStiffnessAndDamping(
         dt, *mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias, 0.0f, kNegligibleStiffness, c + a / dt);
   }
   if (params_.frictionloss > 0.0f) {
     float softness, target;
     params_.friction.Row(0.0f, rate_before_, dt, softness, target);
     friction_bound_ = params_.frictionloss * dt;
-    friction_.linear.CalculateConstraintPropertiesWithStiffnessAndDamping(
+    linear_->friction.CalculateConstraintPropertiesWithStiffnessAndDamping(
         dt, *mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, -target, 0.0f, kNegligibleStiffness, 1.0f / (dt * softness));
   }
   float softness, bias;
   if (!params_.limited || !LimitRow(dt, softness, bias)) return;
   if (softness > 0.0f)  // Jolt's softness is 1 / (dt (damping + dt stiffness))
-    limit_.linear.CalculateConstraintPropertiesWithStiffnessAndDamping(
+    linear_->limit.CalculateConstraintPropertiesWithStiffnessAndDamping(
         dt, *mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias, 0.0f, kNegligibleStiffness, 1.0f / (dt * softness));
   else
-    limit_.linear.CalculateConstraintProperties(*mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias);
+    linear_->limit.CalculateConstraintProperties(*mBody1, r1_plus_u_, *mBody2, r2_, world_axis_, bias);
 }
 
 void JointAxisConstraint::SetLimitSide(LimitSide side) {
   if (side != limit_side_) {
-    limit_.linear.Deactivate();
+    if (linear_) linear_->limit.Deactivate();
     angular_limit_.total = 0.0f;
   }
   limit_side_ = side;
@@ -220,7 +222,8 @@ void JointAxisConstraint::WarmStartVelocityConstraint(float ratio) {
     ApplyAngularImpulse(angular_drive_.total + angular_limit_.total + angular_friction_.total);
     return;
   }
-  for (AxisRow* row : {&drive_, &limit_, &friction_}) row->linear.WarmStart(*mBody1, *mBody2, world_axis_, ratio);
+  for (JPH::AxisConstraintPart* row : {&linear_->drive, &linear_->limit, &linear_->friction})
+    row->WarmStart(*mBody1, *mBody2, world_axis_, ratio);
 }
 
 bool JointAxisConstraint::SolveAngularWithFriction(float k, float rate) {
@@ -291,24 +294,24 @@ bool JointAxisConstraint::SolveAngular() {
   return true;
 }
 
-bool JointAxisConstraint::SolveLinear(AxisRow& row, float min_lambda, float max_lambda) {
-  return row.linear.IsActive() &&
-         row.linear.SolveVelocityConstraint(*mBody1, *mBody2, world_axis_, min_lambda, max_lambda);
+bool JointAxisConstraint::SolveLinear(JPH::AxisConstraintPart& row, float min_lambda, float max_lambda) {
+  return row.IsActive() && row.SolveVelocityConstraint(*mBody1, *mBody2, world_axis_, min_lambda, max_lambda);
 }
 
 bool JointAxisConstraint::SolveVelocityConstraint(float) {
   if (params_.angular) return SolveAngular();
-  bool applied = has_drive_ && SolveLinear(drive_, -FLT_MAX, FLT_MAX);
-  if (params_.frictionloss > 0.0f) applied |= SolveLinear(friction_, -friction_bound_, friction_bound_);
+  bool applied = has_drive_ && SolveLinear(linear_->drive, -FLT_MAX, FLT_MAX);
+  if (params_.frictionloss > 0.0f) applied |= SolveLinear(linear_->friction, -friction_bound_, friction_bound_);
   // Positive impulses raise the joint rate: a lower limit may only push up.
-  if (limit_side_ == LimitSide::Lower) applied |= SolveLinear(limit_, 0.0f, FLT_MAX);
-  if (limit_side_ == LimitSide::Upper) applied |= SolveLinear(limit_, -FLT_MAX, 0.0f);
+  if (limit_side_ == LimitSide::Lower) applied |= SolveLinear(linear_->limit, 0.0f, FLT_MAX);
+  if (limit_side_ == LimitSide::Upper) applied |= SolveLinear(linear_->limit, -FLT_MAX, 0.0f);
   return applied;
 }
 
 void JointAxisConstraint::SaveState(JPH::StateRecorder& stream) const {
   JPH::TwoBodyConstraint::SaveState(stream);
-  for (const AxisRow* row : {&drive_, &limit_, &friction_}) row->linear.SaveState(stream);
+  if (linear_)
+    for (const JPH::AxisConstraintPart* row : {&linear_->drive, &linear_->limit, &linear_->friction}) row->SaveState(stream);
   stream.Write(angular_drive_.total);
   stream.Write(angular_limit_.total);
   stream.Write(angular_friction_.total);
@@ -317,7 +320,8 @@ void JointAxisConstraint::SaveState(JPH::StateRecorder& stream) const {
 
 void JointAxisConstraint::RestoreState(JPH::StateRecorder& stream) {
   JPH::TwoBodyConstraint::RestoreState(stream);
-  for (AxisRow* row : {&drive_, &limit_, &friction_}) row->linear.RestoreState(stream);
+  if (linear_)
+    for (JPH::AxisConstraintPart* row : {&linear_->drive, &linear_->limit, &linear_->friction}) row->RestoreState(stream);
   stream.Read(angular_drive_.total);
   stream.Read(angular_limit_.total);
   stream.Read(angular_friction_.total);

@@ -36,6 +36,8 @@
 #include <Jolt/Physics/Constraints/ConstraintPart/AxisConstraintPart.h>
 #include <Jolt/Physics/Constraints/TwoBodyConstraint.h>
 
+#include <memory>
+
 #include "physics/core/own_constraint_settings.h"
 
 #include "physics/core/soft_limit.h"
@@ -128,7 +130,7 @@ class JointAxisConstraint final : public OwnConstraint {
   // Impulse the range limit applied in the last step (positive raises the joint rate).
   float limit_impulse() const {
     if (limit_side_ == LimitSide::None) return 0.0f;
-    return params_.angular ? angular_limit_.total : limit_.linear.GetTotalLambda();
+    return linear_ ? linear_->limit.GetTotalLambda() : angular_limit_.total;
   }
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User1; }
@@ -143,9 +145,10 @@ class JointAxisConstraint final : public OwnConstraint {
  private:
   enum class LimitSide : unsigned char { None, Lower, Upper };
 
-  // One linear row along the axis (slides).
-  struct AxisRow {
-    JPH::AxisConstraintPart linear;
+  // A slide's rows along its axis, which Jolt solves; a hinge's rows are scalars on its rate
+  // (AngularRow) and need none of them.
+  struct LinearRows {
+    JPH::AxisConstraintPart drive, limit, friction;
   };
   using AngularRow = AxisRowState;
 
@@ -160,7 +163,7 @@ class JointAxisConstraint final : public OwnConstraint {
   void ApplyAngularImpulse(float impulse);
   // Makes the limit row act on `side` (none: off); a warm start from the other side would push the wrong way.
   void SetLimitSide(LimitSide side);
-  bool SolveLinear(AxisRow& row, float min_lambda, float max_lambda);
+  bool SolveLinear(JPH::AxisConstraintPart& row, float min_lambda, float max_lambda);
 
   JointAxisParams params_;
   bool has_drive_;
@@ -172,9 +175,7 @@ class JointAxisConstraint final : public OwnConstraint {
   JPH::Vec3 step_axis_ = JPH::Vec3::sZero();
   JPH::Vec3 r1_plus_u_ = JPH::Vec3::sZero();
   JPH::Vec3 r2_ = JPH::Vec3::sZero();
-  AxisRow drive_;
-  AxisRow limit_;
-  AxisRow friction_;
+  std::unique_ptr<LinearRows> linear_;  // a slide's only
   AngularRow angular_drive_;
   AngularRow angular_limit_;
   AngularRow angular_friction_;

@@ -525,7 +525,7 @@ void CompiledModel::CompileContactPairs() {
                                                            : std::array<int, 2>{pair.geom2.geom, pair.geom1.geom};
     auto sc = std::find_if(self_contacts_.begin(), self_contacts_.end(),
                            [&](const CompiledSelfContact& c) { return c.body1 == a && c.body2 == b; });
-    if (sc == self_contacts_.end()) sc = self_contacts_.insert(self_contacts_.end(), CompiledSelfContact{a, b, {}, {}});
+    if (sc == self_contacts_.end()) sc = self_contacts_.insert(self_contacts_.end(), CompiledSelfContact{a, b, {}, {}, {}, {}});
     // MuJoCo drops the contact the two geoms' own parameters would make (mj_collision's merge).
     auto same = std::find(sc->geoms.begin(), sc->geoms.end(), geoms);
     if (same == sc->geoms.end()) {
@@ -544,7 +544,7 @@ void CompiledModel::CompileSelfContacts(ModelCollisionFilter& filter) {
       const CompiledBody& bb = bodies_[size_t(b)];
       if (!filter.Allowed(ba.collision_entry, bb.collision_entry)) continue;
       if (!ba.articulated || !bb.articulated || ba.articulation_root != bb.articulation_root) continue;
-      CompiledSelfContact pair{a, b, {}, {}};
+      CompiledSelfContact pair{a, b, {}, {}, {}, {}};
       bool supported = true;
       const auto& geoms_a = desc_.bodies[size_t(a)].geoms;
       const auto& geoms_b = desc_.bodies[size_t(b)].geoms;
@@ -590,6 +590,7 @@ void CompiledModel::ShapeSelfContactPairs() {
       }
       sc.pairs.push_back(p);
     }
+    sc.layout = LayOutSelfContacts(sc.pairs);
   }
 }
 

@@ -157,6 +157,7 @@ struct CompiledSelfContact {
   std::vector<std::array<int, 2>> geoms;  // (index into body1's BodyDesc::geoms, into body2's)
   std::vector<int> explicit_pair;         // per geom pair: its ModelDesc::contact_pairs index, or -1 (mixed)
   std::vector<SelfContactGeomPair> pairs;  // per geom pair: shapes, frames and parameters, for every robot
+  SelfContactLayout layout;                // what the constraints read of them besides (LayOutSelfContacts)
 };
 
 class CompiledModel {

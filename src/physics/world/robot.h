@@ -11,6 +11,7 @@
 #include "physics/contacts/soft_contact_constraint.h"
 #include "physics/core/bias_acceleration.h"
 #include "physics/core/state_buffer.h"
+#include "physics/core/update_scratch.h"
 #include "physics/joints/gimbal.h"
 #include "physics/joints/joint_axis_constraint.h"
 #include "physics/model/compiled_model.h"
@@ -141,8 +142,9 @@ class Robot : private BiasAccelerationSource {
   // Appends the soft contacts' forces of the last update (World::ReadContactForces).
   void AppendSoftContactForces(std::vector<ContactForce>& out) const;
 
-  // Around each physics update of length h (robot_forces.cpp): forces, then bookkeeping.
-  void BeforeUpdate(float h);
+  // Around each physics update of length h (robot_forces.cpp): forces, then bookkeeping. The
+  // trees take this update's memory from the stepping thread's scratch.
+  void BeforeUpdate(float h, UpdateScratch& scratch);
   void AfterUpdate(float h);
   void ApplyActuation();
   void ApplyJointSprings();

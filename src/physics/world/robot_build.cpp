@@ -362,7 +362,7 @@ void Robot::CreateSelfContacts() {
   self_contact_frames_.resize(bodies_.size());
   for (const CompiledSelfContact& sc : m.self_contacts()) {
     JPH::Ref<SelfContactConstraint> c =
-        new SelfContactConstraint(*bodies_[size_t(sc.body1)], *bodies_[size_t(sc.body2)], sc.pairs);
+        new SelfContactConstraint(*bodies_[size_t(sc.body1)], *bodies_[size_t(sc.body2)], sc.pairs, sc.layout);
     const auto& [solver, local1] = contact_solver_of_[size_t(sc.body1)];
     solver->AddSelfContacts(local1, contact_solver_of_[size_t(sc.body2)].second, c.GetPtr());
     AddTreeRow(c);

@@ -10,7 +10,8 @@
 
 namespace joltgym {
 
-void Robot::BeforeUpdate(float h) {
+void Robot::BeforeUpdate(float h, UpdateScratch& scratch) {
+  for (TreeConstraint* tree : trees_) tree->UseScratch(scratch);
   RecordVelocities();
   ++update_count_;  // the joint rates of JointRateThisUpdate are those of this update's start
   biases_fresh_ = false;

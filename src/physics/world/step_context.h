@@ -1,5 +1,5 @@
-// Per-thread scratch for stepping worlds: Jolt's temp allocator and a
-// single-threaded job system. One per thread, never one per world. The allocator
+// Per-thread scratch for stepping worlds: Jolt's temp allocator, a single-threaded job system
+// and the trees' per-update memory (update_scratch.h). One per thread, never one per world. The allocator
 // takes from its block and falls back to malloc once the block is exhausted: Jolt's
 // plain TempAllocatorImpl aborts the process instead, as a crowded world can exhaust a
 // small block. Size the block for the largest world it steps, so the fallback stays rare.
@@ -11,6 +11,7 @@
 #include <Jolt/Physics/PhysicsSettings.h>
 
 #include "physics/core/jolt_runtime.h"
+#include "physics/core/update_scratch.h"
 
 namespace joltgym {
 
@@ -21,6 +22,7 @@ struct StepContext {
   bool runtime_ready;
   JPH::TempAllocatorImplWithMallocFallback temp;
   JPH::JobSystemSingleThreaded jobs;
+  UpdateScratch scratch;
 };
 
 }  // namespace joltgym

@@ -178,7 +178,8 @@ void World::CreateScene(const CompiledModel& scene) {
 void World::Step(StepContext& ctx) {
   const float h = timestep_ / float(substeps_);
   for (int s = 0; s < substeps_; ++s) {
-    for (auto& robot : robots_) robot->BeforeUpdate(h);
+    ctx.scratch.Rewind();
+    for (auto& robot : robots_) robot->BeforeUpdate(h, ctx.scratch);
     const JPH::EPhysicsUpdateError error = system_.Update(h, 1, &ctx.temp, &ctx.jobs);
     last_update_dt_ = h;
     update_errors_ |= unsigned(error);
