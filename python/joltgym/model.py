@@ -187,14 +187,22 @@ def _check_supported(m: mujoco.MjModel) -> None:
         fail("<option integrator>", "the implicitfast integrator with fluid forces (their derivatives)")
     if hasattr(m, "geom_fluid") and np.any(m.geom_fluid[:, 0] != 0):
         fail("geom fluidshape", "the ellipsoid fluid model (the inertia-box model is supported)")
+    fixed = _fixed_tendon_ids(m)
     for t in range(m.ntendon):
+        label = f"tendon '{_name(m, 'tendon', t)}'"
         acted_on = np.any((m.actuator_trntype == mujoco.mjtTrn.mjTRN_TENDON) & (m.actuator_trnid[:, 0] == t))
-        if acted_on or m.tendon_stiffness[t] != 0 or m.tendon_damping[t] != 0 or m.tendon_limited[t]:
-            fail(f"tendon '{_name(m, 'tendon', t)}'", "tendons that act on the model")
+        if t not in fixed and (acted_on or m.tendon_stiffness[t] != 0 or m.tendon_damping[t] != 0 or m.tendon_limited[t]):
+            fail(label, "spatial tendons (through sites) that act on the model")
+        for array, what in (("tendon_stiffness", "tendon stiffness"), ("tendon_damping", "tendon damping"),
+                            ("tendon_limited", "tendon limits"), ("tendon_frictionloss", "tendon frictionloss"),
+                            ("tendon_armature", "tendon armature")):
+            if hasattr(m, array) and np.any(getattr(m, array)[t] != 0):
+                fail(label, what)
     for a in range(m.nu):
         label = f"actuator '{_name(m, 'actuator', a)}'"
-        if m.actuator_trntype[a] != mujoco.mjtTrn.mjTRN_JOINT:
-            fail(label, "non-joint transmission")
+        if int(m.actuator_trntype[a]) not in (int(mujoco.mjtTrn.mjTRN_JOINT), int(mujoco.mjtTrn.mjTRN_TENDON)):
+            kind = mujoco.mjtTrn(m.actuator_trntype[a]).name.removeprefix("mjTRN_").lower()
+            fail(label, f"{kind} transmission (joints and fixed tendons are supported)")
         if m.actuator_dyntype[a] != mujoco.mjtDyn.mjDYN_NONE:
             fail(label, "activation dynamics")
         if int(m.actuator_gaintype[a]) not in (int(mujoco.mjtGain.mjGAIN_FIXED), int(mujoco.mjtGain.mjGAIN_AFFINE)):
@@ -383,10 +391,14 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
     desc.joints = joints
 
     actuators = []
+    fixed_tendons = _fixed_tendon_ids(m)
     for a in range(m.nu):
         act = _native.ActuatorDesc()
         act.name = m.actuator(a).name
-        act.joint = int(m.actuator_trnid[a][0])
+        if int(m.actuator_trntype[a]) == int(mujoco.mjtTrn.mjTRN_TENDON):
+            act.tendon = fixed_tendons.index(int(m.actuator_trnid[a][0]))
+        else:
+            act.joint = int(m.actuator_trnid[a][0])
         act.gear = float(m.actuator_gear[a][0])
         affine_gain = int(m.actuator_gaintype[a]) == int(mujoco.mjtGain.mjGAIN_AFFINE)
         act.gainprm = [float(x) for x in m.actuator_gainprm[a][:3]] if affine_gain else [float(m.actuator_gainprm[a][0]), 0.0, 0.0]
@@ -536,14 +548,18 @@ def _mesh_desc(m: mujoco.MjModel, k: int) -> _native.MeshDesc:
     return mesh
 
 
+def _fixed_tendon_ids(m: mujoco.MjModel) -> list[int]:
+    """MuJoCo's ids of the fixed tendons (every wrap a joint), in order: ModelDesc::tendons' entries."""
+    return [t for t in range(m.ntendon)
+            if all(m.wrap_type[w] == mujoco.mjtWrap.mjWRAP_JOINT for w in range(m.tendon_adr[t], m.tendon_adr[t] + m.tendon_num[t]))]
+
+
 def _fixed_tendons(m: mujoco.MjModel) -> list:
     """Fixed tendons as joint coefficients (length = sum coef * q); spatial tendons, which
     never act in a supported model, are not described."""
     tendons = []
-    for t in range(m.ntendon):
+    for t in _fixed_tendon_ids(m):
         wraps = range(m.tendon_adr[t], m.tendon_adr[t] + m.tendon_num[t])
-        if any(m.wrap_type[w] != mujoco.mjtWrap.mjWRAP_JOINT for w in wraps):
-            continue
         tendon = _native.TendonDesc()
         tendon.name = _name(m, "tendon", t)
         tendon.joints = [int(m.wrap_objid[w]) for w in wraps]

@@ -148,6 +148,7 @@ void BindModel(py::module_& m) {
       .def(py::init<>())
       .def_readwrite("name", &ActuatorDesc::name)
       .def_readwrite("joint", &ActuatorDesc::joint)
+      .def_readwrite("tendon", &ActuatorDesc::tendon)
       .def_readwrite("gear", &ActuatorDesc::gear)
       .def_readwrite("gainprm", &ActuatorDesc::gainprm)
       .def_readwrite("biasprm", &ActuatorDesc::biasprm)

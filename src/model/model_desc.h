@@ -155,8 +155,8 @@ struct CameraDesc {
   float fovy = 45.0f;          // degrees
 };
 
-// A fixed tendon: a linear combination of scalar joint coordinates (MuJoCo's ten_length).
-// Tendons never act in joltgym models; tasks report their lengths.
+// A fixed tendon: a linear combination of scalar joint coordinates (MuJoCo's ten_length). It acts
+// only through the actuators it transmits (ActuatorDesc::tendon); tasks report its length.
 struct TendonDesc {
   std::string name;
   std::vector<int> joints;     // indices into ModelDesc::joints
@@ -179,9 +179,11 @@ struct BodyFrameDesc {
 struct ActuatorDesc {
   std::string name;
   int joint = 0;               // index into ModelDesc::joints
-  float gear = 1.0f;           // joint torque (force) per unit actuator force
+  int tendon = -1;             // or, when >= 0, a fixed tendon (ModelDesc::tendons) it pulls, joint unused
+  float gear = 1.0f;           // joint torque (force) per unit actuator force, or tendon force
   // MuJoCo's affine gain and bias (a fixed gain and no bias are their special cases): force =
-  // (gainprm . (1, L, V)) ctrl + biasprm . (1, L, V), with L = gear q and V = gear qdot.
+  // (gainprm . (1, L, V)) ctrl + biasprm . (1, L, V), with L = gear q and V = gear qdot (for a
+  // tendon, its length and velocity).
   std::array<float, 3> gainprm{1, 0, 0};
   std::array<float, 3> biasprm{0, 0, 0};
   bool ctrllimited = false;

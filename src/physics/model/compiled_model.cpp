@@ -362,15 +362,29 @@ bool CompiledModel::TryCompileGimbal(CompiledBody& b) {
 void CompiledModel::CompileActuators() {
   actuators_.reserve(desc_.actuators.size());
   for (const ActuatorDesc& d : desc_.actuators) {
-    if (d.joint < 0 || d.joint >= int(joints_.size()))
-      throw std::invalid_argument("actuator '" + d.name + "': joint index out of range");
-    const CompiledJoint& j = joints_[d.joint];
-    if (j.type != JointType::Hinge && j.type != JointType::Slide)
-      throw UnsupportedFeature("actuator '" + d.name + "': only hinge and slide joints can be actuated");
     CompiledActuator a;
     a.name = d.name;
-    a.joint = d.joint;
+    a.joint = d.tendon >= 0 ? -1 : d.joint;
     a.gear = d.gear;
+    std::vector<int> moved;  // the joints it moves
+    if (d.tendon >= 0) {
+      if (d.tendon >= int(desc_.tendons.size()))
+        throw std::invalid_argument("actuator '" + d.name + "': tendon index out of range");
+      const TendonDesc& t = desc_.tendons[size_t(d.tendon)];
+      for (size_t k = 0; k < t.joints.size(); ++k) {
+        a.tendon_moments.emplace_back(t.joints[k], d.gear * t.coefs[k]);
+        moved.push_back(t.joints[k]);
+      }
+    } else {
+      moved.push_back(d.joint);
+    }
+    for (int joint : moved) {
+      if (joint < 0 || joint >= int(joints_.size()))
+        throw std::invalid_argument("actuator '" + d.name + "': joint index out of range");
+      const CompiledJoint& j = joints_[size_t(joint)];
+      if (j.type != JointType::Hinge && j.type != JointType::Slide)
+        throw UnsupportedFeature("actuator '" + d.name + "': only hinge and slide joints can be actuated");
+    }
     a.gain = d.gainprm[0];
     a.gain_length = d.gainprm[1];
     a.gain_velocity = d.gainprm[2];
@@ -386,12 +400,16 @@ void CompiledModel::CompileActuators() {
     a.force_lo = d.forcerange[0];
     a.force_hi = d.forcerange[1];
     if (desc_.implicit_actuator_velocity && (a.gain_velocity != 0.0f || a.bias_velocity != 0.0f)) {
+      // Implicit in one joint's rate only: a tendon's velocity couples its joints' rates.
+      if (a.joint < 0)
+        throw UnsupportedFeature("actuator '" + d.name + "': the implicitfast integrator with a tendon actuator's velocity terms");
       joints_[size_t(d.joint)].implicit_actuator_velocity = true;
       joints_[size_t(d.joint)].has_drive_row = true;
     }
     actuators_.push_back(a);
-    if (std::find(actuated_joints_.begin(), actuated_joints_.end(), d.joint) == actuated_joints_.end())
-      actuated_joints_.push_back(d.joint);
+    for (int joint : moved)
+      if (std::find(actuated_joints_.begin(), actuated_joints_.end(), joint) == actuated_joints_.end())
+        actuated_joints_.push_back(joint);
   }
 }
 

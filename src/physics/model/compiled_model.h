@@ -18,6 +18,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace joltgym {
@@ -111,8 +112,11 @@ struct CompiledJoint {
 
 struct CompiledActuator {
   std::string name;
-  int joint = 0;
+  int joint = 0;                 // its joint; -1: it pulls a tendon
   float gear = 1.0f;
+  // A tendon's transmission: each of its joints and the moment on it, gear * the tendon's coefficient
+  // (MuJoCo's actuator_moment): length sum moment q, velocity sum moment qdot, joint force moment f.
+  std::vector<std::pair<int, float>> tendon_moments;
   float gain = 1.0f;             // gainprm[0]
   // The rest of MuJoCo's affine gain and bias (gain_length, gain_velocity; bias, bias_length,
   // bias_velocity), all zero for a motor; affine: any of them is not.

@@ -138,15 +138,24 @@ void Robot::ApplyActuation() {
     const float gain = actuator_gain_[i];
     float force = gain * u;
     if (a.affine) {
-      const float length = a.gear * ScalarJointQ(a.joint), velocity = a.gear * JointRateThisUpdate(a.joint);
+      float length = 0.0f, velocity = 0.0f;
+      if (a.joint >= 0) {
+        length = a.gear * ScalarJointQ(a.joint);
+        velocity = a.gear * JointRateThisUpdate(a.joint);
+      }
+      for (const auto& [joint, moment] : a.tendon_moments) {
+        length += moment * ScalarJointQ(joint);
+        velocity += moment * JointRateThisUpdate(joint);
+      }
       force = (gain + a.gain_length * length + a.gain_velocity * velocity) * u + a.bias +
               actuator_bias_length_[i] * length + a.bias_velocity * velocity;
     }
     if (a.forcelimited) force = std::clamp(force, a.force_lo, a.force_hi);
-    if (implicit && a.affine && !(a.forcelimited && (force <= a.force_lo || force >= a.force_hi)))
+    if (implicit && a.joint >= 0 && a.affine && !(a.forcelimited && (force <= a.force_lo || force >= a.force_hi)))
       actuator_damping_[size_t(a.joint)] -= (a.gain_velocity * u + a.bias_velocity) * a.gear * a.gear;
     actuator_force_[i] = force;
-    qfrc_actuator_[m.joints()[a.joint].dofadr] += a.gear * force;
+    if (a.joint >= 0) qfrc_actuator_[m.joints()[a.joint].dofadr] += a.gear * force;
+    for (const auto& [joint, moment] : a.tendon_moments) qfrc_actuator_[m.joints()[size_t(joint)].dofadr] += moment * force;
   }
   for (int j : m.actuated_joints()) {
     const CompiledJoint& joint = m.joints()[size_t(j)];

@@ -1,0 +1,160 @@
+"""Fixed tendons driven by actuators (MuJoCo's tendon transmission, as dm_control's point_mass,
+fish and dog use it): against MuJoCo on the same XML (Euler), the actuator forces MuJoCo reports on
+each joint (gear times the tendon's coefficient) and the motion they make, for motors and for
+position servos on the tendon's length. What tendons do beyond that is refused by name."""
+
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+import pytest
+
+import joltgym
+
+ARM = """
+<mujoco>
+  <option timestep="0.002" gravity="0 0 -9.81"/>
+  <worldbody>
+    <body name="arm" pos="0 0 1">
+      <joint name="shoulder" type="hinge" axis="0 1 0" damping="0.05"/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.05" mass="1" contype="0" conaffinity="0"/>
+      <body name="forearm" pos="0.3 0 0">
+        <joint name="elbow" type="hinge" axis="0 1 0" damping="0.05"/>
+        <geom type="capsule" fromto="0 0 0 0.25 0 0" size="0.04" mass="0.5" contype="0" conaffinity="0"/>
+      </body>
+    </body>
+  </worldbody>
+  <tendon>
+    <fixed name="sum"><joint joint="shoulder" coef="1"/><joint joint="elbow" coef="0.6"/></fixed>
+    <fixed name="difference"><joint joint="shoulder" coef="0.5"/><joint joint="elbow" coef="-1"/></fixed>
+    {tendons}
+  </tendon>
+  <actuator>
+    {actuators}
+  </actuator>
+</mujoco>
+"""
+ACTUATORS = {
+    "motors": '<motor tendon="sum" gear="2"/><motor tendon="difference" gear="0.5"/>',
+    "position servos": '<position tendon="sum" kp="20"/><position tendon="difference" kp="8" kv="0.3" gear="1.5"/>',
+    "motor on a tendon beside one on a joint": '<motor tendon="difference" gear="3"/><position joint="shoulder" kp="15"/>',
+}
+ARTICULATED = joltgym.SolverSettings(substeps=1, velocity_iterations=2, position_iterations=1, baumgarte=1.0,
+                                     articulated_joints=True, mujoco_euler=True)
+JOINT_BY_JOINT = joltgym.SolverSettings(substeps=1, velocity_iterations=40, position_iterations=2, baumgarte=0.5)
+
+
+def run(build_world, xml: str, ctrl, steps: int, solver):
+    """qpos, qvel and qfrc_actuator per step, MuJoCo's (Euler) and ours, from rest at a bent pose."""
+    model, world = build_world(xml, solver)
+    m = model.mj_model
+    m.opt.integrator = mujoco.mjtIntegrator.mjINT_EULER
+    d = mujoco.MjData(m)
+    d.qpos[:] = [0.4, -0.6]
+    world.set_state(d.qpos.astype(np.float32), np.zeros(2, np.float32))
+    ctrl = np.asarray(ctrl, np.float32)
+    ours, theirs = [], []
+    for _ in range(steps):
+        d.ctrl[:] = ctrl
+        mujoco.mj_step(m, d)
+        world.step(ctrl)
+        theirs.append(np.concatenate([d.qpos, d.qvel, d.qfrc_actuator]))
+        ours.append(np.concatenate([world.qpos, world.qvel, world.qfrc_actuator]))
+    return np.array(ours), np.array(theirs)
+
+
+def close(ours: np.ndarray, theirs: np.ndarray, fraction: float) -> bool:
+    return bool(np.abs(ours - theirs).max() <= fraction * np.abs(theirs).max())
+
+
+@pytest.mark.parametrize("kind", ACTUATORS)
+def test_tendon_actuators_drive_the_arm_as_mujocos(build_world, kind):
+    ours, theirs = run(build_world, ARM.format(tendons="", actuators=ACTUATORS[kind]), [0.7, -0.4], 400, ARTICULATED)
+    assert np.abs(theirs[:, 0:2] - theirs[0, 0:2]).max() > 0.05, "MuJoCo's arm moved"
+    # Both joints take a share of each tendon's force: gear * coef, MuJoCo's actuator_moment.
+    assert np.all(np.abs(theirs[0, 4:]) > 1e-3)
+    np.testing.assert_allclose(ours[0, 4:], theirs[0, 4:], rtol=1e-4, atol=1e-4)
+    assert close(ours, theirs, 0.005)
+
+
+def test_joint_by_joint_rows_follow_mujoco_too(build_world):
+    ours, theirs = run(build_world, ARM.format(tendons="", actuators=ACTUATORS["position servos"]), [0.7, -0.4], 300,
+                       JOINT_BY_JOINT)
+    assert close(ours[:, :4], theirs[:, :4], 0.02)
+
+
+POINT_MASS = """
+<mujoco>
+  <option timestep="0.02"><flag contact="disable"/></option>
+  <default><joint type="hinge" axis="0 0 1" limited="true" range="-.29 .29" damping="1"/></default>
+  <worldbody>
+    <body name="pointmass" pos="0 0 .01">
+      <joint name="root_x" type="slide" pos="0 0 0" axis="1 0 0"/>
+      <joint name="root_y" type="slide" pos="0 0 0" axis="0 1 0"/>
+      <geom name="pointmass" type="sphere" size=".01" mass=".3"/>
+    </body>
+  </worldbody>
+  <tendon>
+    <fixed name="t1"><joint joint="root_x" coef="1"/><joint joint="root_y" coef="0.4"/></fixed>
+    <fixed name="t2"><joint joint="root_x" coef="-0.3"/><joint joint="root_y" coef="1"/></fixed>
+  </tendon>
+  <actuator>
+    <motor tendon="t1" gear=".1" ctrlrange="-1 1" ctrllimited="true"/>
+    <motor tendon="t2" gear=".1" ctrlrange="-1 1" ctrllimited="true"/>
+  </actuator>
+</mujoco>
+"""
+
+
+def test_a_point_mass_pushed_through_two_tendons_moves_as_mujocos(build_world):
+    # dm_control's point_mass shape (two slides, each motor on a tendon over both, limits, damping),
+    # with coefficients that mix the slides; controls beyond ctrlrange are clipped alike.
+    model, world = build_world(POINT_MASS, None)
+    m = model.mj_model
+    m.opt.integrator = mujoco.mjtIntegrator.mjINT_EULER
+    d = mujoco.MjData(m)
+    rng = np.random.default_rng(0)
+    ours, theirs = [], []
+    for _ in range(150):
+        ctrl = rng.uniform(-1.5, 1.5, 2).astype(np.float32)
+        d.ctrl[:] = ctrl
+        mujoco.mj_step(m, d)
+        world.step(ctrl)
+        theirs.append(np.concatenate([d.qpos, d.qvel, d.qfrc_actuator]))
+        ours.append(np.concatenate([world.qpos, world.qvel, world.qfrc_actuator]))
+    ours, theirs = np.array(ours), np.array(theirs)
+    assert np.abs(theirs[:, :2]).max() > 0.02, "MuJoCo's point mass moved"
+    assert close(ours, theirs, 0.01)
+
+
+@pytest.mark.parametrize("tendon, actuator, match", [
+    ('<fixed name="stiff" stiffness="3"><joint joint="elbow" coef="1"/></fixed>', "", r"tendon 'stiff': tendon stiffness"),
+    ('<fixed name="damped" damping="1"><joint joint="elbow" coef="1"/></fixed>', "", r"tendon 'damped': tendon damping"),
+    ('<fixed name="ranged" limited="true" range="-1 1"><joint joint="elbow" coef="1"/></fixed>', "",
+     r"tendon 'ranged': tendon limits"),
+    ('<fixed name="rough" frictionloss="0.2"><joint joint="elbow" coef="1"/></fixed>', "",
+     r"tendon 'rough': tendon frictionloss"),
+    ('<spatial name="string"><site site="s1"/><site site="s2"/></spatial>', '<motor tendon="string"/>',
+     r"tendon 'string': spatial tendons \(through sites\) that act on the model"),
+    ("", '<motor site="s2" gear="1 0 0 0 0 0"/>', r"actuator '.*': site transmission"),
+])
+def test_what_tendons_do_beyond_transmission_is_refused_by_name(tmp_path, tendon, actuator, match):
+    xml = ARM.format(tendons=tendon, actuators=actuator or '<motor tendon="sum"/>')
+    xml = xml.replace('mass="0.5" contype="0" conaffinity="0"/>',
+                      'mass="0.5" contype="0" conaffinity="0"/><site name="s2" pos="0.25 0 0"/>')
+    xml = xml.replace('<body name="arm" pos="0 0 1">', '<site name="s1" pos="0 0 1.2"/><body name="arm" pos="0 0 1">')
+    path = tmp_path / "model.xml"
+    path.write_text(xml)
+    with pytest.raises(joltgym.UnsupportedFeatureError, match=match):
+        joltgym.load_model(path)
+
+
+def test_implicitfast_with_a_tendon_actuators_velocity_terms_is_refused_by_name(tmp_path):
+    # The implicit velocity terms of a tendon couple its joints' rates: not the per-joint damping
+    # joltgym takes implicitly, so refused rather than approximated.
+    path = tmp_path / "model.xml"
+    path.write_text(ARM.format(tendons="", actuators=ACTUATORS["position servos"]).replace(
+        '<option timestep="0.002"', '<option integrator="implicitfast" timestep="0.002"'))
+    with pytest.raises(joltgym.UnsupportedFeatureError,
+                       match=r"actuator '.*': the implicitfast integrator with a tendon actuator's velocity terms"):
+        joltgym.load_model(path)
