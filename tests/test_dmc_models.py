@@ -39,7 +39,7 @@ LOADS = ["acrobot", "cartpole", "cheetah", "finger", "hopper", "lqr", "pendulum"
 REFUSED = {
     "ball_in_cup": r"tendon 'string': spatial tendons \(through sites\) that act on the model",
     "dog": r"actuator '.*': activation dynamics",
-    "fish": r"tendon 'fins_sym': tendon stiffness",
+    "fish": r"geom 'eye': colliding ellipsoid geoms",
     "humanoid": r"body 'right_foot': hinges on one body must share one anchor",
     "humanoid_CMU": r"geom 'lhand': colliding ellipsoid geoms",
     "manipulator": r"equality 'coupling': equality constraints",

@@ -193,8 +193,7 @@ def _check_supported(m: mujoco.MjModel) -> None:
         acted_on = np.any((m.actuator_trntype == mujoco.mjtTrn.mjTRN_TENDON) & (m.actuator_trnid[:, 0] == t))
         if t not in fixed and (acted_on or m.tendon_stiffness[t] != 0 or m.tendon_damping[t] != 0 or m.tendon_limited[t]):
             fail(label, "spatial tendons (through sites) that act on the model")
-        for array, what in (("tendon_stiffness", "tendon stiffness"), ("tendon_damping", "tendon damping"),
-                            ("tendon_limited", "tendon limits"), ("tendon_frictionloss", "tendon frictionloss"),
+        for array, what in (("tendon_limited", "tendon limits"), ("tendon_frictionloss", "tendon frictionloss"),
                             ("tendon_armature", "tendon armature")):
             if hasattr(m, array) and np.any(getattr(m, array)[t] != 0):
                 fail(label, what)
@@ -564,5 +563,8 @@ def _fixed_tendons(m: mujoco.MjModel) -> list:
         tendon.name = _name(m, "tendon", t)
         tendon.joints = [int(m.wrap_objid[w]) for w in wraps]
         tendon.coefs = [float(m.wrap_prm[w]) for w in wraps]
+        tendon.stiffness = float(m.tendon_stiffness[t])
+        tendon.damping = float(m.tendon_damping[t])
+        tendon.lengthspring = [float(x) for x in np.reshape(m.tendon_lengthspring[t], -1)[:2]]
         tendons.append(tendon)
     return tendons

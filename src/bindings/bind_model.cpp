@@ -134,7 +134,10 @@ void BindModel(py::module_& m) {
       .def(py::init<>())
       .def_readwrite("name", &TendonDesc::name)
       .def_readwrite("joints", &TendonDesc::joints)
-      .def_readwrite("coefs", &TendonDesc::coefs);
+      .def_readwrite("coefs", &TendonDesc::coefs)
+      .def_readwrite("stiffness", &TendonDesc::stiffness)
+      .def_readwrite("damping", &TendonDesc::damping)
+      .def_readwrite("lengthspring", &TendonDesc::lengthspring);
   py::class_<BodyFrameDesc>(m, "BodyFrameDesc")
       .def(py::init<>())
       .def_readwrite("name", &BodyFrameDesc::name)

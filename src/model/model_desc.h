@@ -156,11 +156,17 @@ struct CameraDesc {
 };
 
 // A fixed tendon: a linear combination of scalar joint coordinates (MuJoCo's ten_length). It acts
-// only through the actuators it transmits (ActuatorDesc::tendon); tasks report its length.
+// through the actuators it transmits (ActuatorDesc::tendon) and its own spring and damper; tasks
+// report its length.
 struct TendonDesc {
   std::string name;
   std::vector<int> joints;     // indices into ModelDesc::joints
   std::vector<float> coefs;    // one per joint
+  // MuJoCo's passive tendon force: stiffness toward the spring's dead band [lengthspring[0],
+  // lengthspring[1]] (zero inside it), less damping times the tendon's velocity.
+  float stiffness = 0.0f;
+  float damping = 0.0f;
+  std::array<float, 2> lengthspring{0, 0};
 };
 
 // Where each MuJoCo body's frame and inertia sit: on which simulated body, and

@@ -100,6 +100,7 @@ CompiledModel::CompiledModel(const ModelDesc& desc) : desc_(desc) {
     throw UnsupportedFeature(
         "solver mujoco_euler: needs a planar model with articulated_joints (planar_links and articulated_joints on); "
         "set it to False");
+  CompileTendons();
   CompileActuators();
   CompileCollisionTable();
   ShapeSelfContactPairs();
@@ -357,6 +358,22 @@ bool CompiledModel::TryCompileGimbal(CompiledBody& b) {
     if (k == 2 && a3.Dot(joints_[js[2]].axis_local) < 0.0f) joints_[js[k]].gimbal_sign = -1.0f;
   }
   return true;
+}
+
+void CompiledModel::CompileTendons() {
+  for (size_t t = 0; t < desc_.tendons.size(); ++t) {
+    const TendonDesc& tendon = desc_.tendons[t];
+    if (tendon.coefs.size() != tendon.joints.size())
+      throw std::invalid_argument("tendon '" + tendon.name + "': one coefficient per joint");
+    for (int joint : tendon.joints) {
+      if (joint < 0 || joint >= int(joints_.size()))
+        throw std::invalid_argument("tendon '" + tendon.name + "': joint index out of range");
+      const JointType type = joints_[size_t(joint)].type;
+      if (type != JointType::Hinge && type != JointType::Slide)
+        throw std::invalid_argument("tendon '" + tendon.name + "': a fixed tendon's joints are hinges and slides");
+    }
+    if (tendon.stiffness != 0.0f || tendon.damping != 0.0f) passive_tendons_.push_back(int(t));
+  }
 }
 
 void CompiledModel::CompileActuators() {

@@ -178,6 +178,8 @@ class CompiledModel {
   const std::vector<CompiledActuator>& actuators() const { return actuators_; }
   // The joints some actuator drives, in the order of their first actuator.
   const std::vector<int>& actuated_joints() const { return actuated_joints_; }
+  // The fixed tendons with a spring or a damper (indices into desc().tendons).
+  const std::vector<int>& passive_tendons() const { return passive_tendons_; }
   const std::vector<CompiledStaticGeom>& static_geoms() const { return static_geoms_; }
   // The collision table over entries (each body's, then each static geom's): MuJoCo's
   // bitmasks, parent-child exclusion and <exclude> pairs.
@@ -208,6 +210,8 @@ class CompiledModel {
   void CompileBodies();
   void CompileJoints();
   void CompileActuators();
+  // Checks each fixed tendon's joints (scalar ones, in range) and lists the passive ones.
+  void CompileTendons();
   void CompileCollisionTable();
   // The self_contacts, taken out of the table; a pair with a geom CollidePair does not handle,
   // or across trees, stays Jolt's.
@@ -236,6 +240,7 @@ class CompiledModel {
   std::vector<CompiledJoint> joints_;
   std::vector<CompiledActuator> actuators_;
   std::vector<int> actuated_joints_;
+  std::vector<int> passive_tendons_;
   std::vector<CompiledStaticGeom> static_geoms_;
   JPH::Ref<ModelCollisionFilter> collision_filter_;
   std::vector<CollisionBits> collision_bits_;        // per collision entry

@@ -180,6 +180,21 @@ void Robot::ApplyJointSprings() {
     if (!joint.implicit_damping && joint_damping_[j] != 0.0f)
       AddJointEffort(int(j), -joint_damping_[j] * JointRateThisUpdate(int(j)));
   }
+  // A tendon's spring and damper, explicit as in MuJoCo's Euler step (it takes only the joints'
+  // damping implicitly), on each joint through its coefficient.
+  const auto& tendons = model_->desc().tendons;
+  for (int t : model_->passive_tendons()) {
+    const TendonDesc& tendon = tendons[size_t(t)];
+    float length = 0.0f, velocity = 0.0f;
+    for (size_t k = 0; k < tendon.joints.size(); ++k) {
+      length += tendon.coefs[k] * ScalarJointQ(tendon.joints[k]);
+      velocity += tendon.coefs[k] * JointRateThisUpdate(tendon.joints[k]);
+    }
+    float force = -tendon.damping * velocity;
+    if (length < tendon.lengthspring[0]) force += tendon.stiffness * (tendon.lengthspring[0] - length);
+    if (length > tendon.lengthspring[1]) force += tendon.stiffness * (tendon.lengthspring[1] - length);
+    for (size_t k = 0; k < tendon.joints.size(); ++k) AddJointEffort(tendon.joints[k], tendon.coefs[k] * force);
+  }
 }
 
 // MuJoCo's inertia-box fluid model: each body drags like the box with its mass and
