@@ -165,9 +165,50 @@ def _name(m: mujoco.MjModel, kind: str, index: int) -> str:
     return name or f"<{kind} {index}>"
 
 
+def _disabled(m: mujoco.MjModel, flag: str) -> bool:
+    return bool(int(m.opt.disableflags) & int(getattr(mujoco.mjtDisableBit, f"mjDSBL_{flag.upper()}")))
+
+
+def _contacts_on(m: mujoco.MjModel) -> bool:
+    """`<flag contact="disable"/>` (or constraint): no geom collides, explicit pairs included."""
+    return not _disabled(m, "contact") and not _disabled(m, "constraint")
+
+
+# `<option><flag .../>` switches joltgym follows (contact, gravity, frictionloss, eulerdamp), ignores
+# because they change no result it computes (solver and collision internals, sensors, the reset on
+# NaN), or refuses by name when the model has what they switch off.
+_IGNORED_FLAGS = ("warmstart", "sensor", "midphase", "autoreset", "nativeccd", "island", "multiccd")
+
+
+def _check_flags(m: mujoco.MjModel, fail) -> None:
+    has = {
+        "constraint": lambda: bool(np.any(m.jnt_limited)) or bool(np.any(m.dof_frictionloss)),
+        "equality": lambda: m.neq > 0,
+        "limit": lambda: bool(np.any(m.jnt_limited)),
+        "spring": lambda: bool(np.any(m.jnt_stiffness)) or bool(np.any(m.tendon_stiffness)),
+        "damper": lambda: bool(np.any(m.dof_damping)) or bool(np.any(m.tendon_damping)),
+        "clampctrl": lambda: bool(np.any(m.actuator_ctrllimited)),
+        "actuation": lambda: m.nu > 0,
+        "filterparent": lambda: True,
+        "refsafe": lambda: True,
+    }
+    for flag, present in has.items():
+        if _disabled(m, flag) and present():
+            fail(f'<option><flag {flag}="disable"/>', f"switching off {flag}")
+    known = {"contact", "gravity", "frictionloss", "eulerdamp", *has, *_IGNORED_FLAGS}
+    for name, bit in mujoco.mjtDisableBit.__members__.items():
+        flag = name.removeprefix("mjDSBL_").lower()
+        if name != "mjNDISABLE" and flag not in known and int(m.opt.disableflags) & int(bit):
+            fail(f'<option><flag {flag}="disable"/>', f"switching off {flag}")
+    if int(m.opt.enableflags) & int(mujoco.mjtEnableBit.mjENBL_OVERRIDE):
+        fail('<option><flag override="enable"/>', "overriding contact parameters (o_margin, o_solref, o_solimp)")
+
+
 def _check_supported(m: mujoco.MjModel) -> None:
     def fail(element: str, feature: str) -> None:
         raise UnsupportedFeatureError(f"{element}: {feature} is not supported by joltgym")
+
+    _check_flags(m, fail)
 
     if m.neq:
         fail(f"equality '{_name(m, 'eq', 0)}'", "equality constraints")
@@ -217,7 +258,7 @@ def _check_supported(m: mujoco.MjModel) -> None:
     if hasattr(m, "jnt_actgravcomp") and np.any(m.jnt_actgravcomp):
         fail(f"joint '{_name(m, 'joint', int(np.flatnonzero(m.jnt_actgravcomp)[0]))}'", "gravity compensation (actuatorgravcomp)")
     for g in range(m.ngeom):
-        collides = m.geom_contype[g] != 0 or m.geom_conaffinity[g] != 0
+        collides = _contacts_on(m) and (m.geom_contype[g] != 0 or m.geom_conaffinity[g] != 0)
         if collides and int(m.geom_type[g]) == int(mujoco.mjtGeom.mjGEOM_HFIELD) and m.body_weldid[m.geom_bodyid[g]] != 0:
             fail(f"geom '{_name(m, 'geom', g)}'", "height fields on moving bodies")
         if collides and int(m.geom_type[g]) not in _GEOM_TYPES:
@@ -273,8 +314,8 @@ def _geom_desc(m: mujoco.MjModel, d: mujoco.MjData, g: int, frame_pos, frame_rot
     geom.size = [float(x) for x in m.geom_size[g]]
     geom.pos = [float(x) for x in frame_rot.T @ (d.geom_xpos[g] - frame_pos)]
     geom.quat = _quat_of(frame_rot.T @ d.geom_xmat[g].reshape(3, 3))
-    geom.contype = int(m.geom_contype[g])
-    geom.conaffinity = int(m.geom_conaffinity[g])
+    geom.contype = int(m.geom_contype[g]) if _contacts_on(m) else 0
+    geom.conaffinity = int(m.geom_conaffinity[g]) if _contacts_on(m) else 0
     geom.friction = float(m.geom_friction[g][0])
     geom.condim = int(m.geom_condim[g])
     geom.mj_body = int(m.geom_bodyid[g])
@@ -314,7 +355,7 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
     desc = _native.ModelDesc()
     desc.name = m.names[: m.names.index(b"\0")].decode() if m.names else ""
     desc.timestep = float(m.opt.timestep)
-    desc.gravity = [float(x) for x in m.opt.gravity]
+    desc.gravity = [0.0, 0.0, 0.0] if _disabled(m, "gravity") else [float(x) for x in m.opt.gravity]
     desc.density = float(m.opt.density)
     # MuJoCo's Euler step takes the joint damping implicitly unless eulerdamp is disabled; RK4,
     # which joltgym steps with sub-steps instead, keeps the implicit damping.
@@ -488,7 +529,7 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         if b1 != b2:
             pairs.add((min(b1, b2), max(b1, b2)))
     desc.excluded_pairs = [list(p) for p in sorted(pairs)]
-    desc.contact_pairs = _contact_pairs(m, sim_index)
+    desc.contact_pairs = _contact_pairs(m, sim_index) if _contacts_on(m) else []
     return desc
 
 
