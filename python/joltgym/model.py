@@ -165,6 +165,14 @@ def _name(m: mujoco.MjModel, kind: str, index: int) -> str:
     return name or f"<{kind} {index}>"
 
 
+_DYNAMICS = {  # MuJoCo's activation dynamics joltgym follows (ActuatorDesc::Dynamics)
+    int(mujoco.mjtDyn.mjDYN_NONE): _native.ActuatorDynamics.NONE,
+    int(mujoco.mjtDyn.mjDYN_INTEGRATOR): _native.ActuatorDynamics.INTEGRATOR,
+    int(mujoco.mjtDyn.mjDYN_FILTER): _native.ActuatorDynamics.FILTER,
+    int(mujoco.mjtDyn.mjDYN_FILTEREXACT): _native.ActuatorDynamics.FILTER_EXACT,
+}
+
+
 def _disabled(m: mujoco.MjModel, flag: str) -> bool:
     return bool(int(m.opt.disableflags) & int(getattr(mujoco.mjtDisableBit, f"mjDSBL_{flag.upper()}")))
 
@@ -243,8 +251,8 @@ def _check_supported(m: mujoco.MjModel) -> None:
         if int(m.actuator_trntype[a]) not in (int(mujoco.mjtTrn.mjTRN_JOINT), int(mujoco.mjtTrn.mjTRN_TENDON)):
             kind = mujoco.mjtTrn(m.actuator_trntype[a]).name.removeprefix("mjTRN_").lower()
             fail(label, f"{kind} transmission (joints and fixed tendons are supported)")
-        if m.actuator_dyntype[a] != mujoco.mjtDyn.mjDYN_NONE:
-            fail(label, "activation dynamics")
+        if int(m.actuator_dyntype[a]) not in _DYNAMICS:
+            fail(label, f"{mujoco.mjtDyn(m.actuator_dyntype[a]).name.removeprefix('mjDYN_').lower()} activation dynamics")
         if int(m.actuator_gaintype[a]) not in (int(mujoco.mjtGain.mjGAIN_FIXED), int(mujoco.mjtGain.mjGAIN_AFFINE)):
             fail(label, f"{mujoco.mjtGain(m.actuator_gaintype[a]).name.removeprefix('mjGAIN_').lower()} gains")
         if int(m.actuator_biastype[a]) not in (int(mujoco.mjtBias.mjBIAS_NONE), int(mujoco.mjtBias.mjBIAS_AFFINE)):
@@ -448,6 +456,11 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         act.ctrlrange = [float(x) for x in m.actuator_ctrlrange[a]]
         act.forcelimited = bool(m.actuator_forcelimited[a])
         act.forcerange = [float(x) for x in m.actuator_forcerange[a]]
+        act.dynamics = _DYNAMICS[int(m.actuator_dyntype[a])]
+        act.tau = float(m.actuator_dynprm[a][0])
+        act.actlimited = bool(m.actuator_actlimited[a])
+        act.actrange = [float(x) for x in m.actuator_actrange[a]]
+        act.actearly = bool(m.actuator_actearly[a])
         actuators.append(act)
     desc.actuators = actuators
 

@@ -21,6 +21,11 @@ void BindModel(py::module_& m) {
       .value("BALL", JointType::Ball)
       .value("SLIDE", JointType::Slide)
       .value("HINGE", JointType::Hinge);
+  py::enum_<ActuatorDesc::Dynamics>(m, "ActuatorDynamics")
+      .value("NONE", ActuatorDesc::Dynamics::None)
+      .value("INTEGRATOR", ActuatorDesc::Dynamics::Integrator)
+      .value("FILTER", ActuatorDesc::Dynamics::Filter)
+      .value("FILTER_EXACT", ActuatorDesc::Dynamics::FilterExact);
 
   py::class_<GeomDesc>(m, "GeomDesc")
       .def(py::init<>())
@@ -158,7 +163,12 @@ void BindModel(py::module_& m) {
       .def_readwrite("ctrllimited", &ActuatorDesc::ctrllimited)
       .def_readwrite("ctrlrange", &ActuatorDesc::ctrlrange)
       .def_readwrite("forcelimited", &ActuatorDesc::forcelimited)
-      .def_readwrite("forcerange", &ActuatorDesc::forcerange);
+      .def_readwrite("forcerange", &ActuatorDesc::forcerange)
+      .def_readwrite("dynamics", &ActuatorDesc::dynamics)
+      .def_readwrite("tau", &ActuatorDesc::tau)
+      .def_readwrite("actlimited", &ActuatorDesc::actlimited)
+      .def_readwrite("actrange", &ActuatorDesc::actrange)
+      .def_readwrite("actearly", &ActuatorDesc::actearly);
   py::class_<SolverDesc>(m, "SolverDesc")
       .def(py::init<>())
       .def_readwrite("substeps", &SolverDesc::substeps)

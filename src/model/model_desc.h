@@ -196,6 +196,16 @@ struct ActuatorDesc {
   std::array<float, 2> ctrlrange{0, 0};
   bool forcelimited = false;
   std::array<float, 2> forcerange{0, 0};
+  // MuJoCo's activation dynamics: the force takes the activation act (where ctrl stands above)
+  // rather than ctrl, and act follows ctrl: filter act' = (ctrl - act) / tau (filterexact: its
+  // exact solution over a step), integrator act' = ctrl; clamped to actrange when actlimited.
+  // actearly: the force takes the act at the step's end.
+  enum class Dynamics { None, Integrator, Filter, FilterExact };
+  Dynamics dynamics = Dynamics::None;
+  float tau = 1.0f;            // dynprm[0], the filter's time constant
+  bool actlimited = false;
+  std::array<float, 2> actrange{0, 0};
+  bool actearly = false;
 };
 
 // How the model is mapped onto Jolt's solver; chosen per task by measurement.

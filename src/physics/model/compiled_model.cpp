@@ -416,6 +416,14 @@ void CompiledModel::CompileActuators() {
     a.forcelimited = d.forcelimited;
     a.force_lo = d.forcerange[0];
     a.force_hi = d.forcerange[1];
+    a.dynamics = d.dynamics;
+    a.tau = d.tau;
+    a.actlimited = d.actlimited;
+    a.act_lo = d.actrange[0];
+    a.act_hi = d.actrange[1];
+    a.actearly = d.actearly;
+    if (a.dynamics != ActuatorDesc::Dynamics::None && !(a.tau > 0.0f) && a.dynamics != ActuatorDesc::Dynamics::Integrator)
+      throw std::invalid_argument("actuator '" + d.name + "': a filter's time constant must be positive");
     if (desc_.implicit_actuator_velocity && (a.gain_velocity != 0.0f || a.bias_velocity != 0.0f)) {
       // Implicit in one joint's rate only: a tendon's velocity couples its joints' rates.
       if (a.joint < 0)

@@ -127,6 +127,11 @@ struct CompiledActuator {
   float ctrl_lo = 0.0f, ctrl_hi = 0.0f;
   bool forcelimited = false;
   float force_lo = 0.0f, force_hi = 0.0f;
+  ActuatorDesc::Dynamics dynamics = ActuatorDesc::Dynamics::None;  // ActuatorDesc's
+  float tau = 1.0f;
+  bool actlimited = false;
+  float act_lo = 0.0f, act_hi = 0.0f;
+  bool actearly = false;
 };
 
 struct CompiledStaticGeom {

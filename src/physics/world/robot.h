@@ -146,7 +146,7 @@ class Robot : private BiasAccelerationSource {
   // trees take this update's memory from the stepping thread's scratch.
   void BeforeUpdate(float h, UpdateScratch& scratch);
   void AfterUpdate(float h);
-  void ApplyActuation();
+  void ApplyActuation(float h);
   void ApplyJointSprings();
   void ApplyFluidForces();
   // Equal and opposite torque (hinge) or force at the anchor (slide) on a joint's bodies.
@@ -211,6 +211,7 @@ class Robot : private BiasAccelerationSource {
   int index_;
   JPH::RVec3 origin_;
   std::vector<float> ctrl_;
+  std::vector<float> act_;  // per actuator: its activation (ActuatorDesc::dynamics), 0 for one without
   std::vector<KinematicFrame> frames_;  // scratch for SetState, sized once
   std::vector<JPH::Body*> bodies_;
   int planar_normal_ = -1;  // planar links: the world axis of their plane's normal

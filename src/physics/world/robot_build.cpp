@@ -39,6 +39,7 @@ Robot::Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin)
     : model_(std::move(model)), world_(&world), index_(index), origin_(origin) {
   const CompiledModel& m = *model_;
   ctrl_.assign(size_t(m.nu()), 0.0f);
+  act_.assign(size_t(m.nu()), 0.0f);
   angle_.assign(m.joints().size(), 0.0f);
   last_raw_angle_.assign(m.joints().size(), 0.0f);
   qfrc_actuator_.assign(size_t(m.nv()), 0.0f);

@@ -22,7 +22,7 @@ void Robot::BeforeUpdate(float h, UpdateScratch& scratch) {
     ComputeBiasAccelerations();
     biases_fresh_ = true;
   }
-  ApplyActuation();
+  ApplyActuation(h);
   ApplyJointSprings();
   if (has_external_force_)
     for (size_t i = 0; i < bodies_.size(); ++i) bodies_[i]->AddForce(external_force_[i]);
@@ -126,7 +126,22 @@ void Robot::AddJointEffort(int joint, float effort) {
 // implicitly by d = -(gain_velocity u + bias_velocity) gear^2 (MuJoCo's mjd_actuator_vel): the
 // joint's drive row takes d on the new rate and the explicit force gives back d times the old
 // one, so that the step adds -d (rate' - rate) to MuJoCo's force, as (M + h d) qacc = force does.
-void Robot::ApplyActuation() {
+namespace {
+
+// The activation after a step of length h (MuJoCo's mj_advance): exact for filterexact, Euler
+// otherwise, clamped to actrange.
+float NextActivation(const CompiledActuator& a, float act, float u, float h) {
+  using Dynamics = ActuatorDesc::Dynamics;
+  float next = act;
+  if (a.dynamics == Dynamics::Integrator) next = act + h * u;
+  if (a.dynamics == Dynamics::Filter) next = act + h * (u - act) / a.tau;
+  if (a.dynamics == Dynamics::FilterExact) next = act + (u - act) * (1.0f - std::exp(-h / a.tau));
+  return a.actlimited ? std::clamp(next, a.act_lo, a.act_hi) : next;
+}
+
+}  // namespace
+
+void Robot::ApplyActuation(float h) {
   const CompiledModel& m = *model_;
   std::fill(qfrc_actuator_.begin(), qfrc_actuator_.end(), 0.0f);
   const bool implicit = m.desc().implicit_actuator_velocity;
@@ -135,6 +150,11 @@ void Robot::ApplyActuation() {
     const CompiledActuator& a = m.actuators()[i];
     float u = ctrl_[i];
     if (a.ctrllimited) u = std::clamp(u, a.ctrl_lo, a.ctrl_hi);
+    if (a.dynamics != ActuatorDesc::Dynamics::None) {  // the force takes the activation, which follows u
+      const float next = NextActivation(a, act_[i], u, h);
+      u = a.actearly ? next : act_[i];
+      act_[i] = next;
+    }
     const float gain = actuator_gain_[i];
     float force = gain * u;
     if (a.affine) {

@@ -10,6 +10,7 @@ void Robot::SaveState(StateBuffer& out) const {
   SaveJoltState(out);
   for (const TreeConstraint* tree : trees_) tree->SavePlacement(out);
   out.WriteVector(ctrl_);
+  out.WriteVector(act_);
   out.WriteVector(angle_);
   out.WriteVector(last_raw_angle_);
   out.WriteVector(row_effort_);
@@ -36,6 +37,7 @@ bool Robot::RestoreState(StateBuffer& in) {
   RestoreJoltState(in);
   for (TreeConstraint* tree : trees_) tree->RestorePlacement(in);
   in.ReadVectorInto(ctrl_);
+  in.ReadVectorInto(act_);
   in.ReadVectorInto(angle_);
   in.ReadVectorInto(last_raw_angle_);
   in.ReadVectorInto(row_effort_);

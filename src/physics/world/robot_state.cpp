@@ -259,6 +259,7 @@ void Robot::RestoreInitialState() {
   std::fill(qfrc_actuator_.begin(), qfrc_actuator_.end(), 0.0f);
   std::fill(actuator_force_.begin(), actuator_force_.end(), 0.0f);
   std::fill(ctrl_.begin(), ctrl_.end(), 0.0f);
+  std::fill(act_.begin(), act_.end(), 0.0f);
   std::fill(external_force_.begin(), external_force_.end(), JPH::Vec3::sZero());
   has_external_force_ = false;
   updated_since_state_set_ = false;
