@@ -41,13 +41,6 @@ class UpdateScratch {
     return static_cast<T*>(TakeBytes(count * sizeof(T), alignof(T)));
   }
 
-  // Bytes held in blocks (for the memory report and tests).
-  size_t capacity() const {
-    size_t total = 0;
-    for (const Block& b : blocks_) total += b.size;
-    return total;
-  }
-
  private:
   static constexpr size_t kAlign = 64;
   static constexpr size_t kMinBlock = size_t(64) << 10;

@@ -119,13 +119,6 @@ void Robot::AddJointEffort(int joint, float effort) {
     ApplyJointEffort(model_->joints()[size_t(joint)], effort);
 }
 
-// MuJoCo's mj_fwdActuation for joint transmissions, explicit at the update's start as in its
-// Euler step: force = gain u + bias with the affine terms in the actuator's length gear q and
-// velocity gear qdot, clipped to forcerange, times the gear; each joint's sum clipped to its
-// actuatorfrcrange. Under implicitfast an actuator inside its forcerange also damps its joint
-// implicitly by d = -(gain_velocity u + bias_velocity) gear^2 (MuJoCo's mjd_actuator_vel): the
-// joint's drive row takes d on the new rate and the explicit force gives back d times the old
-// one, so that the step adds -d (rate' - rate) to MuJoCo's force, as (M + h d) qacc = force does.
 namespace {
 
 // The activation after a step of length h (MuJoCo's mj_advance): exact for filterexact, Euler
@@ -141,6 +134,15 @@ float NextActivation(const CompiledActuator& a, float act, float u, float h) {
 
 }  // namespace
 
+// MuJoCo's mj_fwdActuation for joint and fixed-tendon transmissions, explicit at the update's start
+// as in its Euler step: force = gain u + bias (u the control, or the activation where the actuator
+// has dynamics) with the affine terms in the actuator's length gear q and velocity gear qdot (a
+// tendon's: gear times its length and velocity), clipped to forcerange, times the gear (on a
+// tendon's joints, gear times each coefficient); each joint's sum clipped to its
+// actuatorfrcrange. Under implicitfast an actuator inside its forcerange also damps its joint
+// implicitly by d = -(gain_velocity u + bias_velocity) gear^2 (MuJoCo's mjd_actuator_vel): the
+// joint's drive row takes d on the new rate and the explicit force gives back d times the old
+// one, so that the step adds -d (rate' - rate) to MuJoCo's force, as (M + h d) qacc = force does.
 void Robot::ApplyActuation(float h) {
   const CompiledModel& m = *model_;
   std::fill(qfrc_actuator_.begin(), qfrc_actuator_.end(), 0.0f);
