@@ -117,18 +117,21 @@ class JoltModel:
 
 
 def resolve_model_path(path: str | os.PathLike) -> Path:
-    """An absolute path, a file name looked up in joltgym's assets, or a robot scene
-    ``<robot>/<file>`` of ``joltgym.robot_assets`` (e.g. ``go1/scene_mjx_feetonly_flat_terrain.xml``)."""
+    """An absolute path, a file name looked up in joltgym's assets, a robot scene ``<robot>/<file>`` of
+    ``joltgym.robot_assets`` (e.g. ``go1/scene_mjx_feetonly_flat_terrain.xml``), or a Control Suite model
+    ``dm_control/<file>`` of ``joltgym.suite_assets`` (e.g. ``dm_control/cheetah.xml``)."""
     candidate = Path(path)
     if candidate.is_file():
         return candidate.resolve()
     if not candidate.is_absolute() and (ASSETS_DIR / candidate).is_file():
         return ASSETS_DIR / candidate
     if not candidate.is_absolute() and len(candidate.parts) == 2:
-        from joltgym import robot_assets
+        from joltgym import robot_assets, suite_assets
 
         if candidate.parts[0] in robot_assets.ROBOTS:
             return robot_assets.scene_path(candidate.as_posix())
+        if candidate.parts[0] == suite_assets.PREFIX:
+            return suite_assets.suite_model_path(candidate.parts[1])
     raise FileNotFoundError(f"model file not found: {path}")
 
 
@@ -486,6 +489,7 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         place(site, int(m.site_bodyid[i]), d.site_xpos[i])
         _, rot = weld_frame(int(m.site_bodyid[i]))
         site.quat = _quat_of(rot.T @ d.site_xmat[i].reshape(3, 3))
+        site.size = [float(x) for x in m.site_size[i]]
         sites.append(site)
     desc.sites = sites
     height_fields = []
@@ -527,8 +531,10 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         frame = _native.BodyFrameDesc()
         frame.name = m.body(b).name
         if b > 0:
+            frame.parent = int(m.body_parentid[b])
             place(frame, b, d.xpos[b])
             origin, rot = weld_frame(b)
+            frame.quat = _quat_of(rot.T @ d.xmat[b].reshape(3, 3))
             frame.ipos = [float(x) for x in rot.T @ (d.xipos[b] - origin)]
             frame.iquat = _quat_of(rot.T @ d.ximat[b].reshape(3, 3))
             frame.mass = float(m.body_mass[b])

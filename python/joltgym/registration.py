@@ -19,7 +19,8 @@ def register_all() -> None:
             id=spec.env_id,
             entry_point=spec.env_entry_point,
             vector_entry_point=spec.vector_entry_point,
-            max_episode_steps=spec.max_episode_steps,
+            # A suite task's env ends its own episodes: their length depends on its action_repeat.
+            max_episode_steps=None if spec.family == "dmc" else spec.max_episode_steps,
             reward_threshold=spec.reward_threshold,
         )
     for spec in MULTI_AGENT_TASKS.values():

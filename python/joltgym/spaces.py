@@ -8,6 +8,7 @@ bounds them itself (Go1's [-1, 1] offsets of its PD targets).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,9 @@ def observation_space(task: _native.Task) -> spaces.Space:
     keys = task.observation_keys
     if not keys:
         return spaces.Box(-np.inf, np.inf, shape=(task.obs_dim,), dtype=np.float32)
-    return spaces.Dict({name: spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32) for name, _, size in keys})
+    # in the task's order (Gymnasium sorts a plain dict's keys): EnvPool's and dm_control's order
+    return spaces.Dict(OrderedDict((name, spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32))
+                                   for name, _, size in keys))
 
 
 def action_space(task: _native.Task, model: JoltModel) -> spaces.Box:

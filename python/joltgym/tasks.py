@@ -45,8 +45,9 @@ class TaskSpec:
     edit_model: Callable[[mujoco.MjModel, dict[str, Any]], None] | None = None
     # Named per-env randomisations (randomize="playground"; joltgym.randomization).
     randomizations: dict[str, tuple] = field(default_factory=dict)
-    # Whose task it reproduces: "gymnasium" (its v5 MuJoCo env, same id without the version) or
-    # "playground" (MuJoCo Playground's, as EnvPool 1.2.5's <Name>-v1 ports it).
+    # Whose task it reproduces: "gymnasium" (its v5 MuJoCo env, same id without the version),
+    # "playground" (MuJoCo Playground's, as EnvPool 1.2.5's <Name>-v1 ports it) or "dmc" (the DeepMind
+    # Control Suite's <domain> <task>, EnvPool's <Domain><Task>-v1 without the version).
     family: str = "gymnasium"
 
     @property
@@ -70,6 +71,15 @@ class TaskSpec:
                              f"joltgym.SolverSettings{why}")
         raise TypeError(f"solver for {self.name} must be a joltgym.SolverSettings or one of {valid}, "
                         f"got {type(solver).__name__}")
+
+    def episode_steps(self, task_kwargs: dict[str, Any]) -> int:
+        """Env steps per episode under these keyword arguments: a suite task's episode is
+        max_episode_steps control steps (dm_control's time limit), fewer env steps when each repeats
+        its action (``action_repeat``)."""
+        repeat = task_kwargs.get("action_repeat", 1) if self.family == "dmc" else 1
+        if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
+            return self.max_episode_steps  # the native task names the bad value
+        return -(-self.max_episode_steps // repeat)
 
     @property
     def env_id(self) -> str:
@@ -231,11 +241,28 @@ def _spot_task(name: str, scene: str, max_episode_steps: int) -> "TaskSpec":
     return _playground_task(name, "spot", scene, _playground_gains, 2.5, -20.0, max_episode_steps=max_episode_steps)
 
 
+def _suite_task(name: str, model: str, solver: SolverSettings) -> "TaskSpec":
+    """A task of the DeepMind Control Suite on its own model ``dm_control/suite/<model>`` (joltgym.suite_assets:
+    pip install "joltgym[dmc]"), its env class ``<Name>Env`` in ``joltgym.envs.suite``; 1000 control steps."""
+    return TaskSpec(
+        name=name,
+        xml_file=f"dm_control/{model}",
+        solver=solver,
+        env_entry_point=f"joltgym.envs.suite:{name}Env",
+        max_episode_steps=1000,
+        family="dmc",
+    )
+
+
 def _articulated(substeps: int, velocity_iterations: int, **kwargs: Any) -> SolverSettings:
     """A robot's joints (and a planar tree's floor contacts) solved in its tree's joint space."""
     return SolverSettings(substeps=substeps, velocity_iterations=velocity_iterations, position_iterations=1,
                           baumgarte=1.0, articulated_joints=True, **kwargs)
 
+
+# A cart on a slide is no tree the joint-space solve takes; four updates per step stand in for the
+# suite's RK4 step.
+_CARTPOLE = SolverSettings(substeps=4, velocity_iterations=8, position_iterations=2, baumgarte=0.5)
 
 TASKS: dict[str, TaskSpec] = {
     spec.name: spec
@@ -377,12 +404,31 @@ TASKS: dict[str, TaskSpec] = {
             reward_threshold=360.0,
             camera={},
         ),
+        # The DeepMind Control Suite on dm_control's own models. Planar trees step as MuJoCo's Euler step
+        # steps them (the suite's timesteps are coarse: 0.02 s for the pendulum and the reacher), which
+        # keeps their runs closest to dm_control's (tests/test_suite_tasks.py).
+        _suite_task("CheetahRun", "cheetah.xml", _articulated(1, 4, mujoco_euler=True)),
+        _suite_task("WalkerStand", "walker.xml", _articulated(1, 2, mujoco_euler=True)),
+        _suite_task("WalkerWalk", "walker.xml", _articulated(1, 2, mujoco_euler=True)),
+        _suite_task("WalkerRun", "walker.xml", _articulated(1, 2, mujoco_euler=True)),
+        _suite_task("CartpoleBalance", "cartpole.xml", _CARTPOLE),
+        _suite_task("CartpoleBalanceSparse", "cartpole.xml", _CARTPOLE),
+        _suite_task("CartpoleSwingup", "cartpole.xml", _CARTPOLE),
+        _suite_task("CartpoleSwingupSparse", "cartpole.xml", _CARTPOLE),
+        _suite_task("PendulumSwingup", "pendulum.xml", _articulated(1, 2, mujoco_euler=True)),
+        # RK4 in the suite: four updates per step
+        _suite_task("AcrobotSwingup", "acrobot.xml", _articulated(4, 1)),
+        _suite_task("AcrobotSwingupSparse", "acrobot.xml", _articulated(4, 1)),
+        # two slides of one body (no planar tree): joint by joint, exact without contacts
+        _suite_task("PointMassEasy", "point_mass.xml", _articulated(1, 1)),
+        _suite_task("ReacherEasy", "reacher.xml", _articulated(1, 2, mujoco_euler=True)),
+        _suite_task("ReacherHard", "reacher.xml", _articulated(1, 2, mujoco_euler=True)),
     )
 }
 
 
 def task_names(family: str) -> list[str]:
-    """The tasks of one family ("gymnasium" or "playground"), in name order."""
+    """The tasks of one family ("gymnasium", "playground" or "dmc"), in name order."""
     return sorted(name for name, spec in TASKS.items() if spec.family == family)
 
 

@@ -10,6 +10,7 @@
 #include "bindings/world_arrays.h"
 
 #include "envs/single_env.h"
+#include "tasks/suite_task.h"
 #include "tasks/task_registry.h"
 
 #include <pybind11/stl.h>
@@ -177,6 +178,20 @@ void BindEnvs(py::module_& m) {
             return obs;
           },
           "The task's observation of the current state (e.g. after set_state).")
+      .def(
+          "suite_reward",
+          [](TaskCore& self, const py::object& action) {
+            const auto* suite = dynamic_cast<const SuiteTask*>(&self.task());
+            if (!suite) throw py::value_error("suite_reward: only the Control Suite's tasks score a state alone");
+            auto a = AsFloatArray(action, {self.task().act_dim()}, "action");
+            return self.WithRobotAndWorkspace([&](Robot& robot, TaskWorkspace& ws) {
+              robot.SetControls(a.data());
+              return double(suite->Reward(robot, ws));
+            });
+          },
+          py::arg("action"),
+          "A Control Suite task's reward of the current state under controls `action` (dm_control's "
+          "task.get_reward(physics)); the controls stay set.")
       .def(
           "save_state",
           [](TaskCore& self, std::uint64_t seed_state, int elapsed) {

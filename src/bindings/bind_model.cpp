@@ -112,7 +112,8 @@ void BindModel(py::module_& m) {
       .def_readwrite("name", &SiteDesc::name)
       .def_readwrite("body", &SiteDesc::body)
       .def_readwrite("pos", &SiteDesc::pos)
-      .def_readwrite("quat", &SiteDesc::quat);
+      .def_readwrite("quat", &SiteDesc::quat)
+      .def_readwrite("size", &SiteDesc::size);
   py::class_<HeightFieldDesc>(m, "HeightFieldDesc")
       .def(py::init<>())
       .def_readwrite("name", &HeightFieldDesc::name)
@@ -147,7 +148,9 @@ void BindModel(py::module_& m) {
       .def(py::init<>())
       .def_readwrite("name", &BodyFrameDesc::name)
       .def_readwrite("body", &BodyFrameDesc::body)
+      .def_readwrite("parent", &BodyFrameDesc::parent)
       .def_readwrite("pos", &BodyFrameDesc::pos)
+      .def_readwrite("quat", &BodyFrameDesc::quat)
       .def_readwrite("ipos", &BodyFrameDesc::ipos)
       .def_readwrite("iquat", &BodyFrameDesc::iquat)
       .def_readwrite("mass", &BodyFrameDesc::mass)

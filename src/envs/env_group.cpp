@@ -64,6 +64,7 @@ void EnvGroup::Reset(int k, std::uint64_t seed, float* obs, double* info) {
     world_.RestoreRobotInitialState(k);
   }
   Robot& robot = world_.robot(k);
+  e.ws.repeated_reward = 0.0;
   if (randomization_) randomization_->Apply(robot, seed);
   task_->SampleInitialState(robot, e.rng, e.ws);
   if (settle_world_) Settle(robot, e.ws);
@@ -76,7 +77,22 @@ void EnvGroup::Reset(int k, std::uint64_t seed, float* obs, double* info) {
 void EnvGroup::Prepare(int k, const float* action) { task_->Prepare(world_.robot(k), action, envs_[size_t(k)].ws); }
 
 void EnvGroup::StepPhysics(StepContext& ctx) {
-  for (int i = 0; i < task_->frame_skip(); ++i) world_.Step(ctx);
+  const int repeats = task_->action_repeat();
+  if (repeats == 1) {
+    for (int i = 0; i < task_->frame_skip(); ++i) world_.Step(ctx);
+    return;
+  }
+  // Each control step but the last is scored here; Finish scores the last. A robot about to be
+  // reset is scored too and the reset clears its sum.
+  const int per_control_step = task_->frame_skip() / repeats;
+  for (int r = 0; r < repeats; ++r) {
+    for (int i = 0; i < per_control_step; ++i) world_.Step(ctx);
+    if (r + 1 == repeats) break;
+    for (int k = 0; k < size(); ++k) {
+      TaskWorkspace& ws = envs_[size_t(k)].ws;
+      ws.repeated_reward += task_->ControlStepReward(world_.robot(k), ws);
+    }
+  }
 }
 
 StepOutcome EnvGroup::Finish(int k, const float* action, float* obs, double* info) {

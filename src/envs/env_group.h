@@ -41,6 +41,7 @@ class EnvGroup {
   StepOutcome Finish(int k, const float* action, float* obs, double* info);
   // The task's observation of env k's current state.
   void Observe(int k, float* obs) { task_->Observe(world_.robot(k), envs_[size_t(k)].ws, obs); }
+  TaskWorkspace& workspace(int k) { return envs_[size_t(k)].ws; }
   // Env k's state mid-episode (env_state.cpp): its robot (its world, for a robot that touches
   // through Jolt and so has a world of its own), random stream and task workspace. Restored into
   // env j of any group of the same model and task, stepping env j on is bit-identical to

@@ -15,6 +15,7 @@ class EnvInstance {
   const Task& task() const { return group_.task(); }
   World& world() { return group_.world(); }
   Robot& robot() { return group_.robot(0); }
+  TaskWorkspace& workspace() { return group_.workspace(0); }
 
   // Restores the initial world, draws the task's reset noise from `seed`, and writes
   // the first observation and an info row holding the reset keys (the rest zero).

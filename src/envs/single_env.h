@@ -45,6 +45,12 @@ class SingleEnv {
     std::lock_guard<std::mutex> lock(mutex_);
     return f(env_.robot());
   }
+  // Runs f(Robot&, TaskWorkspace&) under the env's lock: the robot and its episode's task memory.
+  template <class F>
+  decltype(auto) WithRobotAndWorkspace(F&& f) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return f(env_.robot(), env_.workspace());
+  }
 
   // The env's saved state (saved_state.h), its episode's bookkeeping given by the caller (the
   // single env's seed stream and step count live in Python); and its restoring, which returns

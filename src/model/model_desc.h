@@ -133,6 +133,7 @@ struct SiteDesc {
   int body = -1;               // index into ModelDesc::bodies, -1 for the world
   Vec3f pos{0, 0, 0};          // in that body's frame
   Quatf quat{1, 0, 0, 0};      // orientation in that body's frame
+  Vec3f size{0, 0, 0};         // MuJoCo's site_size (what a task may read as a target's radius)
 };
 
 // A named state of the model (MJCF <key>): where tasks start their episodes.
@@ -175,7 +176,9 @@ struct TendonDesc {
 struct BodyFrameDesc {
   std::string name;
   int body = -1;               // simulated body, -1 for the world
+  int parent = -1;             // MuJoCo's body_parentid (-1 for the world)
   Vec3f pos{0, 0, 0};          // frame origin, in that body's frame
+  Quatf quat{1, 0, 0, 0};      // frame orientation, in that body's frame
   Vec3f ipos{0, 0, 0};         // centre of mass, in that body's frame
   Quatf iquat{1, 0, 0, 0};     // principal axes of inertia, in that body's frame
   float mass = 0.0f;

@@ -27,6 +27,8 @@ struct TaskWorkspace {
   std::vector<float> contact_forces;  // cfrc_ext, 6 per MuJoCo body
   std::vector<float> ctrl;            // nu: the controls a task makes of an action (Task::Actuate)
   JPH::RVec3 tracked_before;          // the point whose velocity a task rewards, before the step
+  // Rewards of the control steps an env step has taken so far (Task::action_repeat), zero between env steps.
+  double repeated_reward = 0.0;
   // What a task carries from step to step of an episode (a command, the last action),
   // Task::memory_size values that SampleInitialState sets.
   std::vector<double> memory;
@@ -42,6 +44,9 @@ class Task {
   int obs_dim() const { return observation_.size(); }
   int act_dim() const { return act_dim_; }
   int frame_skip() const { return frame_skip_; }
+  // Control steps per env step (dm_control's action repeat): the frame_skip physics steps are this many
+  // control steps, each scored by ControlStepReward and summed into the env step's reward.
+  int action_repeat() const { return action_repeat_; }
   float dt() const { return dt_; }  // model timestep x frame_skip
   int memory_size() const { return memory_size_; }
   // Physics steps the robot takes at reset, holding the controls SampleInitialState left in ws.ctrl,
@@ -67,9 +72,12 @@ class Task {
   StepOutcome Finish(Robot& robot, const float* action, TaskWorkspace& ws, double* info) const {
     return Score(robot, action, ws, InfoRow(info));
   }
+  // The reward of the control step that just ended, for tasks that repeat an action over several
+  // (action_repeat() > 1); their Score adds ws.repeated_reward, the sum of the earlier ones.
+  virtual float ControlStepReward(const Robot& /*robot*/, TaskWorkspace& /*ws*/) const { return 0.0f; }
 
  protected:
-  Task(const CompiledModel& model, int frame_skip);
+  Task(const CompiledModel& model, int frame_skip, int action_repeat = 1);
 
   // Called before the physics steps, e.g. to record ws.tracked_before.
   virtual void BeforePhysics(const Robot& /*robot*/, TaskWorkspace& /*ws*/) const {}
@@ -89,6 +97,7 @@ class Task {
  private:
   int act_dim_;
   int frame_skip_;
+  int action_repeat_;
   float dt_;
 };
 

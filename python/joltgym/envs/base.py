@@ -59,9 +59,11 @@ def env_signature(task_name: str) -> inspect.Signature:
     ])
 
 
-def task_env(task_name: str, module: str, doc: str) -> type[JoltEnv]:
-    """The env class of a task, ``<Name>Env`` in ``module``, with v5's signature (``env_signature``)."""
+def task_env(task_name: str, module: str, doc: str, base: type[JoltEnv] | None = None) -> type[JoltEnv]:
+    """The env class of a task, ``<Name>Env`` in ``module`` (a ``base``, by default JoltEnv), with v5's
+    signature (``env_signature``)."""
     signature = env_signature(task_name)
+    base = base or JoltEnv
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         bound = signature.bind(self, *args, **kwargs)
@@ -69,12 +71,12 @@ def task_env(task_name: str, module: str, doc: str) -> type[JoltEnv]:
         arguments = dict(bound.arguments)
         del arguments["self"]
         rendering = arguments.pop("kwargs")
-        JoltEnv.__init__(self, task_name, **arguments, **rendering)
+        base.__init__(self, task_name, **arguments, **rendering)
 
     __init__.__signature__ = signature
     name = f"{task_name}Env"
     __init__.__qualname__ = f"{name}.__init__"
-    return type(name, (JoltEnv,), {"__init__": __init__, "__doc__": inspect.cleandoc(doc), "__module__": module})
+    return type(name, (base,), {"__init__": __init__, "__doc__": inspect.cleandoc(doc), "__module__": module})
 
 
 def vector_env_factory(task_name: str):

@@ -129,7 +129,7 @@ class JoltVectorEnv(PhysicsParameters, AsynchronousSteps, SavedStates, VectorEnv
             raise TypeError("give model_path or xml_file, not both")
         autoreset_mode = AutoresetMode(autoreset_mode)
         if max_episode_steps is None:
-            max_episode_steps = spec.max_episode_steps
+            max_episode_steps = spec.episode_steps(task_kwargs)
         if int(max_episode_steps) < 0:
             raise ValueError(f"max_episode_steps must be >= 0, got {max_episode_steps}")
         if num_threads is not None and int(num_threads) < 1:

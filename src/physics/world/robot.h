@@ -46,6 +46,7 @@ class Robot : private BiasAccelerationSource {
 
   // The controls (length nu) the next world steps apply; actuators clamp them to ctrlrange.
   void SetControls(const float* ctrl);
+  const std::vector<float>& controls() const { return ctrl_; }  // as set, before ctrlrange clamps them
   // A force on a body's centre of mass (world axes, N) through every physics update until set again:
   // MuJoCo's xfrc_applied without its torque (a task's kick).
   void SetExternalForce(int body, JPH::Vec3Arg force);
@@ -70,6 +71,10 @@ class Robot : private BiasAccelerationSource {
   JPH::RVec3 SitePosition(int site) const;
   JPH::RVec3 MjBodyPosition(int mj_body) const;
   JPH::RVec3 MjBodyCentreOfMass(int mj_body) const;
+  // Orientation of a MuJoCo body's frame in the world (MuJoCo's xmat) and the velocity of its
+  // centre of mass, welded bodies included.
+  JPH::Quat MjBodyRotation(int mj_body) const;
+  JPH::Vec3 MjBodyCentreOfMassVelocity(int mj_body) const;
   // Orientation of a site's frame in the world; world-frame velocity of its point and angular
   // velocity of its body, as MuJoCo's kinematics of the robot's qpos and qvel give them;
   // acceleration of its point over the last physics update (zero before the first one),

@@ -1,0 +1,86 @@
+"""The DeepMind Control Suite's benchmark tasks on dm_control's own models, with dm_control's semantics:
+rewards in [0, 1] built from its ``tolerance`` shapes, its observation arrays in its order (flattened;
+``dict_observation=True`` gives the Dict of them), its initial-state randomisation, 1000 control steps
+per episode. ``action_repeat=k`` repeats each action over k control steps and sums their rewards (the
+episode then has 1000 / k env steps). The models come from ``pip install "joltgym[dmc]"``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from joltgym.envs.base import JoltEnv, task_env, vector_env_factory
+from joltgym.tasks import task_spec
+
+
+class SuiteEnv(JoltEnv):
+    """A Control Suite task: the episode ends (truncated) after its 1000 control steps, as dm_control's
+    time limit ends it, whatever ``action_repeat``."""
+
+    def __init__(self, task_name: str, **kwargs: Any):
+        super().__init__(task_name, **kwargs)
+        self.max_episode_steps = task_spec(task_name).episode_steps(kwargs)
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = super().step(action)
+        return obs, reward, terminated, truncated or self._elapsed_steps >= self.max_episode_steps, info
+
+    def state_reward(self, action) -> float:
+        """The task's reward of the current state under controls ``action`` (dm_control's
+        ``task.get_reward(physics)`` after ``physics.set_control(action)``); the controls stay set."""
+        self._check_open()
+        return self._core.suite_reward(action)
+
+
+def _suite_env(name: str, doc: str) -> tuple[type[JoltEnv], Any]:
+    return task_env(name, __name__, doc, base=SuiteEnv), vector_env_factory(name)
+
+
+CheetahRunEnv, CheetahRunVectorEnv = _suite_env(
+    "CheetahRun",
+    """cheetah run: reward tolerance(forward speed of the torso's subtree, (10, inf), margin 10, linear).
+    Observation: position (qpos[1:], 8), velocity (qvel, 9). Episodes start from joint angles uniform in their
+    limits, after 200 uncontrolled physics steps.""")
+WalkerStandEnv, WalkerStandVectorEnv = _suite_env(
+    "WalkerStand",
+    """walker stand: reward (3 x tolerance(torso height, (1.2, inf), margin 0.6) + (1 + torso zz) / 2) / 4.
+    Observation: orientations (xx and xz of every body's frame, 14), height (1), velocity (qvel, 9). Episodes
+    start from random joint angles (limited ones within their limits, the root's any angle).""")
+WalkerWalkEnv, WalkerWalkVectorEnv = _suite_env(
+    "WalkerWalk",
+    """walker walk: walker stand's reward x (5 x tolerance(forward speed, (1, inf), margin 0.5, linear,
+    0.5) + 1) / 6; walker stand's observation and starts.""")
+WalkerRunEnv, WalkerRunVectorEnv = _suite_env(
+    "WalkerRun", """walker run: walker walk's reward at 8 m/s (margin 4).""")
+CartpoleBalanceEnv, CartpoleBalanceVectorEnv = _suite_env(
+    "CartpoleBalance",
+    """cartpole balance: reward upright x centred x small control x small velocity, each in [0, 1]. Observation:
+    position (cart, pole zz and xz: 3), velocity (2). Starts near upright, the cart within 0.1 m of the centre.""")
+CartpoleBalanceSparseEnv, CartpoleBalanceSparseVectorEnv = _suite_env(
+    "CartpoleBalanceSparse",
+    """cartpole balance_sparse: reward 1 with the cart within 0.25 m of the centre and the pole's zz above
+    0.995, else 0; cartpole balance's observation and starts.""")
+CartpoleSwingupEnv, CartpoleSwingupVectorEnv = _suite_env(
+    "CartpoleSwingup", """cartpole swingup: cartpole balance's reward, starting with the pole hanging down.""")
+CartpoleSwingupSparseEnv, CartpoleSwingupSparseVectorEnv = _suite_env(
+    "CartpoleSwingupSparse",
+    """cartpole swingup_sparse: cartpole balance_sparse's reward, starting with the pole hanging down.""")
+PendulumSwingupEnv, PendulumSwingupVectorEnv = _suite_env(
+    "PendulumSwingup",
+    """pendulum swingup: reward 1 with the pole within 8 degrees of upright, else 0. Observation: orientation
+    (zz, xz: 2), velocity (1). Starts at any angle, at rest.""")
+AcrobotSwingupEnv, AcrobotSwingupVectorEnv = _suite_env(
+    "AcrobotSwingup",
+    """acrobot swingup: reward tolerance(tip to target, (0, target radius), margin 1). Observation: orientations
+    (xz then zz of both arms: 4), velocity (2). Starts at any shoulder and elbow angles, at rest.""")
+AcrobotSwingupSparseEnv, AcrobotSwingupSparseVectorEnv = _suite_env(
+    "AcrobotSwingupSparse", """acrobot swingup_sparse: 1 with the tip within the target, else 0.""")
+PointMassEasyEnv, PointMassEasyVectorEnv = _suite_env(
+    "PointMassEasy",
+    """point_mass easy: reward tolerance(mass to target, (0, target size), margin target size) x small-control
+    factor. Observation: position (2), velocity (2). Starts anywhere within the slides' limits.""")
+ReacherEasyEnv, ReacherEasyVectorEnv = _suite_env(
+    "ReacherEasy",
+    """reacher easy: reward 1 while the finger touches a 5 cm target drawn 5-20 cm from the shoulder
+    (``info["target"]`` at reset), else 0. Observation: position (2), to_target (2), velocity (2).""")
+ReacherHardEnv, ReacherHardVectorEnv = _suite_env(
+    "ReacherHard", """reacher hard: reacher easy with a 1.5 cm target.""")
