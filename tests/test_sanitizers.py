@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from joltgym.tasks import TASKS
+from joltgym.tasks import TASKS, task_names
 from side_venv import cache_dir
 
 REPO = Path(__file__).resolve().parent.parent
@@ -34,6 +34,15 @@ pytestmark = pytest.mark.slow  # builds and runs two instrumented copies of the 
 NEWER_ROBOTS = ("ApolloJoystickFlatTerrain", "BerkeleyHumanoidJoystickFlatTerrain", "BerkeleyHumanoidJoystickRoughTerrain",
                 "H1InplaceGaitTracking", "H1JoystickGaitTracking", "SpotFlatTerrainJoystick", "SpotGetup",
                 "SpotJoystickGaitTracking", "T1JoystickFlatTerrain", "T1JoystickRoughTerrain")
+
+# The Control Suite's ids on a model another id also drives: same physics and pool path, another reward
+# and start, which test_suite_tasks.py runs for every id. Under TSan cheetah run stands for the suite.
+_SUITE_FIRST = {}
+for _name in task_names("dmc"):
+    _SUITE_FIRST.setdefault(TASKS[_name].xml_file, _name)
+SUITE_SIBLINGS = [name for name in task_names("dmc") if _SUITE_FIRST[TASKS[name].xml_file] != name]
+SUITE_UNDER_TSAN = "CheetahRun"
+TSAN_STANDS_IN_FOR = (*NEWER_ROBOTS, *(name for name in task_names("dmc") if name != SUITE_UNDER_TSAN))
 
 # Every task's episodes through send/recv: the pool's threads run every task alike, so under ASan the
 # robots added last stand for each other as in the thread-count runs, and under TSan (ten times slower)
@@ -45,6 +54,9 @@ ASYNC_UNDER_TSAN = ("HalfCheetah", "Ant", "Humanoid", "Go1JoystickFlatTerrain")
 STATE_EVERY_TASK = ("tests/test_state.py::test_every_task_steps_on_bit_for_bit_from_a_restored_state",
                     "tests/test_state.py::test_the_single_env_restores_its_own_states_and_a_vector_envs")
 STATE_IN_ANOTHER_PROCESS = "tests/test_state.py::test_a_pickled_state_steps_on_identically_in_another_process"
+
+# Episodes beside EnvPool's: their time is EnvPool's; the same tasks' own steps run in test_task_suite.py.
+ENVPOOL_EPISODES = ("op3_joystick", "g1_joystick", "go1_joystick", "go1_handstand", "go1_getup", "barkour_joystick")
 
 KINDS = {
     "address,undefined": dict(
@@ -60,7 +72,9 @@ KINDS = {
         deselect=["tests/test_pickling.py::test_vector_env_unpickled_in_another_process_runs_the_same_episodes",
                   *[f"{ASYNC_EVERY_TASK}[{task}]" for task in NEWER_ROBOTS],
                   *[f"{test}[{task}]" for test in STATE_EVERY_TASK for task in NEWER_ROBOTS],
-                  STATE_IN_ANOTHER_PROCESS],
+                  STATE_IN_ANOTHER_PROCESS,
+                  *[f"tests/test_{robot}.py::test_random_action_episodes_match_envpools" for robot in ENVPOOL_EPISODES]],
+        keyword=f"test_suite_tasks or not ({' or '.join(SUITE_SIBLINGS)})",
     ),
     "thread": dict(
         runtime=["libtsan.so", "libstdc++.so"],
@@ -70,8 +84,9 @@ KINDS = {
                "tests/test_state.py", "tests/test_marl_state.py"],
         ignore=[],
         # The pool's threads run every task alike: Go1's, G1's, OP3's and Barkour's stand for the robots
-        # added since, whose thread-count and packing runs take minutes and gigabytes each under TSan.
-        deselect=[f"{test}[{mode}{task}]" for task in NEWER_ROBOTS for test, modes in (
+        # added since, whose thread-count and packing runs take minutes and gigabytes each under TSan, and
+        # cheetah run for the Control Suite.
+        deselect=[f"{test}[{mode}{task}]" for task in TSAN_STANDS_IN_FOR for test, modes in (
             ("tests/test_vector_env.py::test_every_task_gives_the_same_episodes_for_any_thread_count_and_on_a_second_reset",
              [""]),
             ("tests/test_packed_worlds.py::test_results_do_not_depend_on_the_packing_or_the_thread_count",
@@ -79,6 +94,7 @@ KINDS = {
         + [f"{ASYNC_EVERY_TASK}[{task}]" for task in TASKS if task not in ASYNC_UNDER_TSAN]
         + [f"{test}[{task}]" for test in STATE_EVERY_TASK for task in TASKS if task not in ASYNC_UNDER_TSAN]
         + [STATE_IN_ANOTHER_PROCESS],
+        keyword="",
     ),
 }
 
@@ -123,7 +139,7 @@ def test_the_suite_runs_clean_under_sanitizers(kind):
     package_parent = build(kind)
     args = [sys.executable, str(REPO / "tests" / "sanitized_run.py"), str(package_parent), "-q", "-p", "no:cacheprovider",
             *[str(REPO / t) for t in spec["tests"]], *[f"--ignore={REPO / i}" for i in spec["ignore"]],
-            *[f"--deselect={d}" for d in spec["deselect"]]]
+            *[f"--deselect={d}" for d in spec["deselect"]], *(["-k", spec["keyword"]] if spec["keyword"] else [])]
     run = subprocess.run(args, cwd=REPO, env=env, capture_output=True, text=True, timeout=3600)
     output = run.stdout + run.stderr
     reports = [line for line in output.splitlines() if "Sanitizer" in line or "runtime error:" in line]
