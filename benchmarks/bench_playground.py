@@ -1,4 +1,5 @@
-"""MuJoCo Playground's robots: joltgym's native pool against EnvPool 1.2.5's CPU ports, side by side.
+"""MuJoCo Playground's robots and the Control Suite's tasks: joltgym's native pool against EnvPool 1.2.5's
+CPU ports, side by side.
 
 Each contender runs in a fresh process of its own (EnvPool's Go1 holds about 50 MB per env), stepping
 `--envs` envs with fixed random actions in [-1, 1]: joltgym's JoltVectorEnv (with Playground's
@@ -7,10 +8,10 @@ num_envs. Rounds are interleaved, so drift and neighbours hit every contender al
 the rounds is reported, per CPU-second (process time: what the run costs) and per wall-second.
 
     python benchmarks/bench_playground.py [--envs 256] [--threads 1,2] [--rounds 3] [--steps 200]
-                                          [--tasks A,B | --tasks all] [--json out.json]
+                                          [--tasks A,B | --tasks all | --tasks dmc] [--json out.json]
 
 Tasks without a Playground randomisation run without the randomised contender ("all": every
-Playground id).
+Playground id; "dmc": every Control Suite id).
 
 EnvPool's G1 holds about 120 MB per env: 256 of them need ~30 GB.
 """
@@ -70,7 +71,8 @@ def main() -> None:
     args = parser.parse_args()
     from joltgym.tasks import TASKS as SPECS, task_names
 
-    tasks = task_names("playground") if args.tasks == "all" else args.tasks.split(",")
+    families = {"all": "playground", "dmc": "dmc"}
+    tasks = task_names(families[args.tasks]) if args.tasks in families else args.tasks.split(",")
     threads = [int(t) for t in args.threads.split(",")]
 
     def kinds_of(task: str) -> list[str]:

@@ -31,26 +31,29 @@ REPO = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.slow  # builds and runs two instrumented copies of the module
 
-NEWER_ROBOTS = ("ApolloJoystickFlatTerrain", "BerkeleyHumanoidJoystickFlatTerrain", "BerkeleyHumanoidJoystickRoughTerrain",
-                "H1InplaceGaitTracking", "H1JoystickGaitTracking", "SpotFlatTerrainJoystick", "SpotGetup",
-                "SpotJoystickGaitTracking", "T1JoystickFlatTerrain", "T1JoystickRoughTerrain")
-
-# The Control Suite's ids on a model another id also drives: same physics and pool path, another reward
-# and start, which test_suite_tasks.py runs for every id. Under TSan cheetah run stands for the suite.
+# Every task's own code runs under ASan through test_task_suite.py's steps of each task and
+# test_suite_tasks.py's. Where a test runs once per task through code every task shares (the pool's
+# threads, packing, saved states, rendering), two robots stand for the Playground's (flat ground and a
+# heightfield's through Go1's rough terrain elsewhere), the first id of each suite model for its siblings
+# (same physics, another reward and start) under ASan, and cheetah run for the suite under TSan.
+PLAYGROUND_STAND_INS = ("Go1JoystickFlatTerrain", "G1JoystickFlatTerrain")
+PLAYGROUND_STOOD_IN_FOR = [name for name in task_names("playground") if name not in PLAYGROUND_STAND_INS]
 _SUITE_FIRST = {}
 for _name in task_names("dmc"):
     _SUITE_FIRST.setdefault(TASKS[_name].xml_file, _name)
 SUITE_SIBLINGS = [name for name in task_names("dmc") if _SUITE_FIRST[TASKS[name].xml_file] != name]
 SUITE_UNDER_TSAN = "CheetahRun"
-TSAN_STANDS_IN_FOR = (*NEWER_ROBOTS, *(name for name in task_names("dmc") if name != SUITE_UNDER_TSAN))
+ASAN_STOOD_IN_FOR = (*PLAYGROUND_STOOD_IN_FOR, *SUITE_SIBLINGS)
+TSAN_STOOD_IN_FOR = (*PLAYGROUND_STOOD_IN_FOR, *(name for name in task_names("dmc") if name != SUITE_UNDER_TSAN))
+# Files whose own cases are named after the tasks they check.
+PER_TASK_FILES = ("test_task_suite", "test_suite_tasks", "test_go1_handstand")
 
-# Every task's episodes through send/recv: the pool's threads run every task alike, so under ASan the
-# robots added last stand for each other as in the thread-count runs, and under TSan (ten times slower)
-# a light, a heavy, a self-colliding and a Playground task stand for all.
+# Every task's episodes through send/recv: under TSan (ten times slower) a light, a heavy, a
+# self-colliding and a Playground task stand for all.
 ASYNC_EVERY_TASK = "tests/test_async.py::test_every_task_runs_each_envs_episodes_whatever_order_envs_come_back_in"
 ASYNC_UNDER_TSAN = ("HalfCheetah", "Ant", "Humanoid", "Go1JoystickFlatTerrain")
-# Saved states of every task, likewise: the robots added last (ASan) or all but those four (TSan) stand
-# for each other. A spawned process would not start under the sanitizer's preloaded runtime.
+# Saved states of every task, likewise. A spawned process would not start under the sanitizer's
+# preloaded runtime.
 STATE_EVERY_TASK = ("tests/test_state.py::test_every_task_steps_on_bit_for_bit_from_a_restored_state",
                     "tests/test_state.py::test_the_single_env_restores_its_own_states_and_a_vector_envs")
 STATE_IN_ANOTHER_PROCESS = "tests/test_state.py::test_a_pickled_state_steps_on_identically_in_another_process"
@@ -70,11 +73,9 @@ KINDS = {
                 "tests/test_benchmark_scripts.py", "tests/test_main_job.py", "tests/test_spot.py", "tests/test_t1.py",
                 "tests/test_berkeley_humanoid.py", "tests/test_apollo.py", "tests/test_h1.py"],
         deselect=["tests/test_pickling.py::test_vector_env_unpickled_in_another_process_runs_the_same_episodes",
-                  *[f"{ASYNC_EVERY_TASK}[{task}]" for task in NEWER_ROBOTS],
-                  *[f"{test}[{task}]" for test in STATE_EVERY_TASK for task in NEWER_ROBOTS],
                   STATE_IN_ANOTHER_PROCESS,
                   *[f"tests/test_{robot}.py::test_random_action_episodes_match_envpools" for robot in ENVPOOL_EPISODES]],
-        keyword=f"test_suite_tasks or not ({' or '.join(SUITE_SIBLINGS)})",
+        keyword=f"{' or '.join(PER_TASK_FILES)} or not ({' or '.join(ASAN_STOOD_IN_FOR)})",
     ),
     "thread": dict(
         runtime=["libtsan.so", "libstdc++.so"],
@@ -83,10 +84,9 @@ KINDS = {
                "tests/test_marl_vector.py", "tests/test_async.py", "tests/test_marl_async.py", "tests/test_zero_copy.py",
                "tests/test_state.py", "tests/test_marl_state.py"],
         ignore=[],
-        # The pool's threads run every task alike: Go1's, G1's, OP3's and Barkour's stand for the robots
-        # added since, whose thread-count and packing runs take minutes and gigabytes each under TSan, and
-        # cheetah run for the Control Suite.
-        deselect=[f"{test}[{mode}{task}]" for task in TSAN_STANDS_IN_FOR for test, modes in (
+        # The pool's threads run every task alike; the robots' thread-count and packing runs take minutes
+        # and gigabytes each under TSan.
+        deselect=[f"{test}[{mode}{task}]" for task in TSAN_STOOD_IN_FOR for test, modes in (
             ("tests/test_vector_env.py::test_every_task_gives_the_same_episodes_for_any_thread_count_and_on_a_second_reset",
              [""]),
             ("tests/test_packed_worlds.py::test_results_do_not_depend_on_the_packing_or_the_thread_count",
