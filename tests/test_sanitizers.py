@@ -33,9 +33,9 @@ pytestmark = pytest.mark.slow  # builds and runs two instrumented copies of the 
 
 # Every task's own code runs under ASan through test_task_suite.py's steps of each task and
 # test_suite_tasks.py's. Where a test runs once per task through code every task shares (the pool's
-# threads, packing, saved states, rendering), two robots stand for the Playground's (flat ground and a
-# heightfield's through Go1's rough terrain elsewhere), the first id of each suite model for its siblings
-# (same physics, another reward and start) under ASan, and cheetah run for the suite under TSan.
+# threads, packing, saved states, rendering), Go1's and G1's flat-ground tasks stand for the Playground's
+# robots, the first id of each suite model for its siblings (same physics, another reward and start) under
+# ASan, and cheetah run for the suite under TSan.
 PLAYGROUND_STAND_INS = ("Go1JoystickFlatTerrain", "G1JoystickFlatTerrain")
 PLAYGROUND_STOOD_IN_FOR = [name for name in task_names("playground") if name not in PLAYGROUND_STAND_INS]
 _SUITE_FIRST = {}
