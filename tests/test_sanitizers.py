@@ -34,17 +34,11 @@ pytestmark = pytest.mark.slow  # builds and runs two instrumented copies of the 
 # Every task's own code runs under ASan through test_task_suite.py's steps of each task and
 # test_suite_tasks.py's. Where a test runs once per task through code every task shares (the pool's
 # threads, packing, saved states, rendering), Go1's and G1's flat-ground tasks stand for the Playground's
-# robots, the first id of each suite model for its siblings (same physics, another reward and start) under
-# ASan, and cheetah run for the suite under TSan.
+# robots and cheetah run for the Control Suite's tasks, in both lanes.
 PLAYGROUND_STAND_INS = ("Go1JoystickFlatTerrain", "G1JoystickFlatTerrain")
-PLAYGROUND_STOOD_IN_FOR = [name for name in task_names("playground") if name not in PLAYGROUND_STAND_INS]
-_SUITE_FIRST = {}
-for _name in task_names("dmc"):
-    _SUITE_FIRST.setdefault(TASKS[_name].xml_file, _name)
-SUITE_SIBLINGS = [name for name in task_names("dmc") if _SUITE_FIRST[TASKS[name].xml_file] != name]
-SUITE_UNDER_TSAN = "CheetahRun"
-ASAN_STOOD_IN_FOR = (*PLAYGROUND_STOOD_IN_FOR, *SUITE_SIBLINGS)
-TSAN_STOOD_IN_FOR = (*PLAYGROUND_STOOD_IN_FOR, *(name for name in task_names("dmc") if name != SUITE_UNDER_TSAN))
+SUITE_STAND_IN = "CheetahRun"
+STOOD_IN_FOR = (*(name for name in task_names("playground") if name not in PLAYGROUND_STAND_INS),
+                *(name for name in task_names("dmc") if name != SUITE_STAND_IN))
 # Files whose own cases are named after the tasks they check.
 PER_TASK_FILES = ("test_task_suite", "test_suite_tasks", "test_go1_handstand")
 
@@ -76,8 +70,8 @@ KINDS = {
                   STATE_IN_ANOTHER_PROCESS,
                   *[f"tests/test_{robot}.py::test_random_action_episodes_match_envpools" for robot in ENVPOOL_EPISODES],
                   # 10,000 steps of each task: the stood-in tasks' own code runs in that file's other cases.
-                  *[f"tests/test_task_suite.py::test_random_actions_hold_joints[{task}]" for task in ASAN_STOOD_IN_FOR]],
-        keyword=f"{' or '.join(PER_TASK_FILES)} or not ({' or '.join(ASAN_STOOD_IN_FOR)})",
+                  *[f"tests/test_task_suite.py::test_random_actions_hold_joints[{task}]" for task in STOOD_IN_FOR]],
+        keyword=f"{' or '.join(PER_TASK_FILES)} or not ({' or '.join(STOOD_IN_FOR)})",
     ),
     "thread": dict(
         runtime=["libtsan.so", "libstdc++.so"],
@@ -88,7 +82,7 @@ KINDS = {
         ignore=[],
         # The pool's threads run every task alike; the robots' thread-count and packing runs take minutes
         # and gigabytes each under TSan.
-        deselect=[f"{test}[{mode}{task}]" for task in TSAN_STOOD_IN_FOR for test, modes in (
+        deselect=[f"{test}[{mode}{task}]" for task in STOOD_IN_FOR for test, modes in (
             ("tests/test_vector_env.py::test_every_task_gives_the_same_episodes_for_any_thread_count_and_on_a_second_reset",
              [""]),
             ("tests/test_packed_worlds.py::test_results_do_not_depend_on_the_packing_or_the_thread_count",

@@ -148,7 +148,46 @@ def test_actuator_force_is_mujocos_after_its_forcerange(tmp_path):
 def test_an_unknown_sensor_or_site_is_named():
     model = joltgym.load_model(GO1, solver=ARTICULATED)
     robot = _native.World(model.native).robots[0]
-    with pytest.raises(ValueError, match=r"unknown site sensor 'touch'; known: gyro, velocimeter"):
-        robot.site_sensor("touch", 0)
+    with pytest.raises(ValueError, match=r"unknown site sensor 'rangefinder'; known: touch, gyro, velocimeter"):
+        robot.site_sensor("rangefinder", 0)
     with pytest.raises(ValueError, match=r"site 99 is not a site of model"):
         robot.site_sensor("gyro", 99)
+
+
+# A box resting on the floor, a touch sensor on each site shape: sites the contacts' outward rays meet
+# read their normal forces (the whole weight, a corner's quarter, an edge's half, and an edge's half for a
+# site below the floor that the rays reach), a site on the box's top reads nothing (the rays point away).
+RESTING_BOX = """
+<mujoco>
+  <option timestep="0.002"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="5 5 0.1"/>
+    <body name="b" pos="0 0 0.2">
+      <freejoint/>
+      <geom type="box" size="0.1 0.1 0.05" mass="2"/>
+      <site name="bottom" type="box" pos="0 0 -0.05" size="0.11 0.11 0.02"/>
+      <site name="corner" type="sphere" pos="0.1 0.1 -0.05" size="0.02"/>
+      <site name="top" type="ellipsoid" pos="0 0 0.05" size="0.12 0.12 0.02"/>
+      <site name="edge" type="capsule" pos="0.1 0 -0.05" size="0.02 0.1" euler="90 0 0"/>
+      <site name="below" type="cylinder" pos="-0.1 0 -0.3" size="0.02 0.11" euler="90 0 0"/>
+    </body>
+  </worldbody>
+  <sensor><touch site="bottom"/><touch site="corner"/><touch site="top"/><touch site="edge"/><touch site="below"/></sensor>
+</mujoco>
+"""
+
+
+def test_touch_sensors_of_a_resting_box_read_as_mujocos(tmp_path):
+    path = tmp_path / "box.xml"
+    path.write_text(RESTING_BOX)
+    model = joltgym.load_model(path)
+    m = model.mj_model
+    d = mujoco.MjData(m)
+    for _ in range(1000):
+        mujoco.mj_step(m, d)
+    world, robot = place(model, m.qpos0, np.zeros(m.nv))
+    world.step(np.zeros(0, np.float32), nsteps=1000)
+    ours = np.array([robot.site_sensor("touch", s)[0] for s in range(m.nsite)])
+    weight = 2.0 * 9.81
+    np.testing.assert_allclose(d.sensordata, [weight, weight / 4, 0.0, weight / 2, weight / 2], rtol=1e-3)
+    np.testing.assert_allclose(ours, d.sensordata, rtol=1e-3, atol=1e-3)

@@ -30,6 +30,13 @@ _GEOM_TYPES = {
     int(mujoco.mjtGeom.mjGEOM_BOX): _native.GeomType.BOX,
     int(mujoco.mjtGeom.mjGEOM_HFIELD): _native.GeomType.HEIGHT_FIELD,  # in the scene only (_check_supported)
 }
+_SITE_TYPES = {
+    int(mujoco.mjtGeom.mjGEOM_SPHERE): _native.SiteType.SPHERE,
+    int(mujoco.mjtGeom.mjGEOM_CAPSULE): _native.SiteType.CAPSULE,
+    int(mujoco.mjtGeom.mjGEOM_ELLIPSOID): _native.SiteType.ELLIPSOID,
+    int(mujoco.mjtGeom.mjGEOM_CYLINDER): _native.SiteType.CYLINDER,
+    int(mujoco.mjtGeom.mjGEOM_BOX): _native.SiteType.BOX,
+}
 _JOINT_TYPES = {
     int(mujoco.mjtJoint.mjJNT_FREE): _native.JointType.FREE,
     int(mujoco.mjtJoint.mjJNT_BALL): _native.JointType.BALL,
@@ -486,6 +493,8 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
     for i in range(m.nsite):
         site = _native.SiteDesc()
         site.name = m.site(i).name
+        site.mj_body = int(m.site_bodyid[i])
+        site.type = _SITE_TYPES[int(m.site_type[i])]
         place(site, int(m.site_bodyid[i]), d.site_xpos[i])
         _, rot = weld_frame(int(m.site_bodyid[i]))
         site.quat = _quat_of(rot.T @ d.site_xmat[i].reshape(3, 3))

@@ -423,6 +423,8 @@ TASKS: dict[str, TaskSpec] = {
         _suite_task("PointMassEasy", "point_mass.xml", _articulated(1, 1)),
         _suite_task("ReacherEasy", "reacher.xml", _articulated(1, 2, mujoco_euler=True)),
         _suite_task("ReacherHard", "reacher.xml", _articulated(1, 2, mujoco_euler=True)),
+        _suite_task("HopperStand", "hopper.xml", _articulated(1, 2, mujoco_euler=True)),
+        _suite_task("HopperHop", "hopper.xml", _articulated(1, 2, mujoco_euler=True)),
     )
 }
 

@@ -107,10 +107,18 @@ void BindModel(py::module_& m) {
       .def_readwrite("solimp_friction", &JointDesc::solimp_friction)
       .def_readwrite("actfrclimited", &JointDesc::actfrclimited)
       .def_readwrite("actfrcrange", &JointDesc::actfrcrange);
+  py::enum_<SiteType>(m, "SiteType")
+      .value("SPHERE", SiteType::Sphere)
+      .value("CAPSULE", SiteType::Capsule)
+      .value("ELLIPSOID", SiteType::Ellipsoid)
+      .value("CYLINDER", SiteType::Cylinder)
+      .value("BOX", SiteType::Box);
   py::class_<SiteDesc>(m, "SiteDesc")
       .def(py::init<>())
       .def_readwrite("name", &SiteDesc::name)
       .def_readwrite("body", &SiteDesc::body)
+      .def_readwrite("mj_body", &SiteDesc::mj_body)
+      .def_readwrite("type", &SiteDesc::type)
       .def_readwrite("pos", &SiteDesc::pos)
       .def_readwrite("quat", &SiteDesc::quat)
       .def_readwrite("size", &SiteDesc::size);

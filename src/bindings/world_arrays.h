@@ -73,12 +73,17 @@ py::array_t<float> ComTermArray(const Robot& w, Term term) {
 inline py::array_t<float> SiteSensorValue(const Robot& w, const std::string& kind, int site) {
   if (site < 0 || site >= int(w.model().desc().sites.size()))
     throw py::value_error("site " + std::to_string(site) + " is not a site of model '" + w.model().desc().name + "'");
+  if (kind == "touch") {
+    py::array_t<float> out(1);
+    out.mutable_data()[0] = sensors::Touch(w, site);
+    return out;
+  }
   using Reader = JPH::Vec3 (*)(const Robot&, int);
   static const std::pair<const char*, Reader> kinds[] = {
       {"gyro", sensors::Gyro}, {"velocimeter", sensors::Velocimeter}, {"accelerometer", sensors::Accelerometer},
       {"framexaxis", sensors::FrameXAxis}, {"framezaxis", sensors::FrameZAxis},
       {"framelinvel", sensors::FrameLinVel}, {"frameangvel", sensors::FrameAngVel}};
-  std::string known;
+  std::string known = "touch";
   for (const auto& [name, read] : kinds) {
     if (kind == name) {
       const JPH::Vec3 v = read(w, site);
@@ -86,7 +91,7 @@ inline py::array_t<float> SiteSensorValue(const Robot& w, const std::string& kin
       for (int k = 0; k < 3; ++k) out.mutable_data()[k] = v[k];
       return out;
     }
-    known += (known.empty() ? "" : ", ") + std::string(name);
+    known += ", " + std::string(name);
   }
   throw py::value_error("unknown site sensor '" + kind + "'; known: " + known);
 }
@@ -143,8 +148,9 @@ void DefineWorldViews(Class& cls, WithWorld with_world) {
             return view([&kind, site](Robot& w) { return SiteSensorValue(w, kind, site); })(self);
           },
           py::arg("kind"), py::arg("site"),
-          "What MuJoCo's site sensor `kind` (gyro, velocimeter, accelerometer, framexaxis, framezaxis, "
-          "framelinvel, frameangvel) reads for site index `site`, from the current state.")
+          "What MuJoCo's site sensor `kind` (touch, gyro, velocimeter, accelerometer, framexaxis, framezaxis, "
+          "framelinvel, frameangvel) reads for site index `site`, from the current state (touch: from the "
+          "last physics update's contacts).")
       .def_property_readonly("actuator_force", view([](Robot& w) {
                                const std::vector<float>& f = w.actuator_forces();
                                py::array_t<float> out(py::ssize_t(f.size()));

@@ -127,13 +127,18 @@ struct JointDesc {
   std::array<float, 5> solimp_friction{0.9f, 0.95f, 0.001f, 0.5f, 2.0f};
 };
 
+// A site's shape, as MuJoCo's mjtGeom numbers it: the zone a touch sensor counts contacts in.
+enum class SiteType : int { Sphere = 2, Capsule = 3, Ellipsoid = 4, Cylinder = 5, Box = 6 };
+
 // A named frame on a body (MuJoCo site), used by task rewards and sensors.
 struct SiteDesc {
   std::string name;
   int body = -1;               // index into ModelDesc::bodies, -1 for the world
+  int mj_body = 0;             // the MuJoCo body it is on (ContactForce::geom_tag - 1 of its contacts)
+  SiteType type = SiteType::Sphere;
   Vec3f pos{0, 0, 0};          // in that body's frame
   Quatf quat{1, 0, 0, 0};      // orientation in that body's frame
-  Vec3f size{0, 0, 0};         // MuJoCo's site_size (what a task may read as a target's radius)
+  Vec3f size{0, 0, 0};         // MuJoCo's site_size: radius, half-length, half-extents or semi-axes
 };
 
 // A named state of the model (MJCF <key>): where tasks start their episodes.

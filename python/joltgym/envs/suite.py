@@ -84,3 +84,12 @@ ReacherEasyEnv, ReacherEasyVectorEnv = _suite_env(
     (``info["target"]`` at reset), else 0. Observation: position (2), to_target (2), velocity (2).""")
 ReacherHardEnv, ReacherHardVectorEnv = _suite_env(
     "ReacherHard", """reacher hard: reacher easy with a 1.5 cm target.""")
+HopperStandEnv, HopperStandVectorEnv = _suite_env(
+    "HopperStand",
+    """hopper stand: reward standing x (4 + small control) / 5, standing 1 while the torso's centre of mass is
+    0.6-2 m above the foot's. Observation: position (qpos[1:], 6), velocity (qvel, 7), touch (log(1 + normal
+    force) at the toe and the heel, 2). Starts from random joint angles (the root's any angle), at rest.""")
+HopperHopEnv, HopperHopVectorEnv = _suite_env(
+    "HopperHop",
+    """hopper hop: standing x tolerance(forward speed of the torso's subtree, (2, inf), margin 1, linear, 0.5);
+    hopper stand's observation and starts.""")

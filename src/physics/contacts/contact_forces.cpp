@@ -53,9 +53,9 @@ void ContactForceReader::Read(const JPH::PhysicsSystem& system, float dt, std::v
         const JPH::Vec3 impulse = normal_lambda * normal + friction_lambda[0] * t1 + friction_lambda[1] * t2;
         const JPH::Vec3 force = impulse * inv_dt;
         out.push_back({body2->GetID(), -1, -1, tag2,
-                       body2->GetCenterOfMassPosition() + body2->GetRotation() * JPH::Vec3(position2), force});
+                       body2->GetCenterOfMassPosition() + body2->GetRotation() * JPH::Vec3(position2), force, normal});
         out.push_back({body1->GetID(), -1, -1, tag1,
-                       body1->GetCenterOfMassPosition() + body1->GetRotation() * JPH::Vec3(position1), -force});
+                       body1->GetCenterOfMassPosition() + body1->GetRotation() * JPH::Vec3(position1), -force, -normal});
       }
     }
   }

@@ -23,6 +23,7 @@ struct ContactForce {
   JPH::uint64 geom_tag; // user data of the touching leaf shape: 1 + the MuJoCo body owning the geom, 0 if none
   JPH::RVec3 point;     // world position of the contact point on that body
   JPH::Vec3 force;      // world-frame force on that body (impulse / dt)
+  JPH::Vec3 normal;     // unit contact normal along which the contact pushes that body
 };
 
 class ContactForceReader {

@@ -78,8 +78,9 @@ void SelfContactConstraint::AppendForces(float dt, int robot, int body1, int bod
     for (int i = 0; i < s.num_rows; ++i) impulse += s.rows[i].total * s.rows[i].axis;
     const JPH::Vec3 force = impulse / dt;
     const SelfContactGeomPair& g = pairs_[size_t(layout_.pair_of[k])];
-    out.push_back({mBody2->GetID(), robot, body2, g.tag2, JPH::RVec3(s.pos), force});
-    out.push_back({mBody1->GetID(), robot, body1, g.tag1, JPH::RVec3(s.pos), -force});
+    const JPH::Vec3 normal = SoftContactNormal(s.rows, s.num_rows);
+    out.push_back({mBody2->GetID(), robot, body2, g.tag2, JPH::RVec3(s.pos), force, normal});
+    out.push_back({mBody1->GetID(), robot, body1, g.tag1, JPH::RVec3(s.pos), -force, -normal});
   }
 }
 

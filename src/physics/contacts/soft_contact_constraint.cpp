@@ -173,8 +173,9 @@ void SoftContactConstraint::AppendForces(float dt, int robot, int robot_body, st
     for (int i = 0; i < s.num_rows; ++i) impulse += TotalImpulse(k, i) * s.rows[i].axis;
     const JPH::Vec3 force = impulse / dt;
     const JPH::uint64 tag = geoms_[size_t(s.geom)].tag;
-    out.push_back({mBody2->GetID(), robot, robot_body, tag, JPH::RVec3(s.pos), force});
-    out.push_back({JPH::BodyID(), -1, -1, 0, JPH::RVec3(s.pos), -force});
+    const JPH::Vec3 normal = SoftContactNormal(s.rows, s.num_rows);
+    out.push_back({mBody2->GetID(), robot, robot_body, tag, JPH::RVec3(s.pos), force, normal});
+    out.push_back({JPH::BodyID(), -1, -1, 0, JPH::RVec3(s.pos), -force, -normal});
   }
 }
 

@@ -35,6 +35,14 @@ inline float SoftContactSoftness(float dt, float damping) {
   return 1.0f / (dt * (damping + dt * kNegligibleStiffness));
 }
 
+// The contact's normal from its rows (unit, pushing body 2): a frictional contact's pyramid rows
+// come in pairs mirrored about it.
+inline JPH::Vec3 SoftContactNormal(const SoftContactRow rows[], int count) {
+  JPH::Vec3 sum = JPH::Vec3::sZero();
+  for (int i = 0; i < count; ++i) sum += rows[i].axis;
+  return sum.NormalizedOr(JPH::Vec3::sAxisZ());
+}
+
 // Sets up a contact's rows for an update of length h and returns how many it has. normal:
 // unit, from body 1 towards body 2; tangent_hint: MuJoCo's first tangent (a capsule's axis)
 // or zero; velocity and bias: body 2's point velocity and bias acceleration

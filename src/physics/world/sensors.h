@@ -4,6 +4,7 @@
 #pragma once
 
 #include "physics/world/robot.h"
+#include "physics/world/site_zone.h"
 
 namespace joltgym::sensors {
 
@@ -27,5 +28,21 @@ inline JPH::Vec3 FrameZAxis(const Robot& robot, int site) { return robot.SiteRot
 // framelinvel, frameangvel.
 inline JPH::Vec3 FrameLinVel(const Robot& robot, int site) { return robot.SiteLinearVelocity(site); }
 inline JPH::Vec3 FrameAngVel(const Robot& robot, int site) { return robot.SiteAngularVelocity(site); }
+
+// touch: the normal force of the last physics update's contacts on the site's body whose ray, from
+// the contact point outwards from that body along the normal, meets the site's volume.
+inline float Touch(const Robot& robot, int site) {
+  const SiteDesc& s = robot.model().desc().sites[size_t(site)];
+  const JPH::Quat to_site = robot.SiteRotation(site).Conjugated();
+  const JPH::RVec3 centre = robot.SitePosition(site) + robot.origin();
+  float total = 0.0f;
+  for (const ContactForce& c : robot.ReadContactForces()) {
+    if (c.robot != robot.index() || int(c.geom_tag) - 1 != s.mj_body) continue;
+    const float normal_force = c.force.Dot(c.normal);
+    if (normal_force <= 0.0f) continue;
+    if (RayMeetsSiteZone(s.type, s.size, to_site * JPH::Vec3(c.point - centre), to_site * -c.normal)) total += normal_force;
+  }
+  return total;
+}
 
 }  // namespace joltgym::sensors
