@@ -425,6 +425,9 @@ TASKS: dict[str, TaskSpec] = {
         _suite_task("ReacherHard", "reacher.xml", _articulated(1, 2, mujoco_euler=True)),
         _suite_task("HopperStand", "hopper.xml", _articulated(1, 2, mujoco_euler=True)),
         _suite_task("HopperHop", "hopper.xml", _articulated(1, 2, mujoco_euler=True)),
+        # dm_control builds these from swimmer.xml (joltgym.suite_assets); no contacts
+        _suite_task("SwimmerSwimmer6", "swimmer6.xml", _articulated(1, 1, mujoco_euler=True)),
+        _suite_task("SwimmerSwimmer15", "swimmer15.xml", _articulated(1, 1, mujoco_euler=True)),
     )
 }
 

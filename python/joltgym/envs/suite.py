@@ -93,3 +93,13 @@ HopperHopEnv, HopperHopVectorEnv = _suite_env(
     "HopperHop",
     """hopper hop: standing x tolerance(forward speed of the torso's subtree, (2, inf), margin 1, linear, 0.5);
     hopper stand's observation and starts.""")
+SwimmerSwimmer6Env, SwimmerSwimmer6VectorEnv = _suite_env(
+    "SwimmerSwimmer6",
+    """swimmer swimmer6: a 6-link swimmer in a viscous fluid; reward tolerance(nose to target, (0, 0.1), margin 0.5,
+    long tail). Observation: joints (qpos[3:], 5), to_target (in the head's frame, 2), body_velocities (x and y of
+    each body's velocimeter, z of its gyro: 18). Starts at any heading with joint angles in their limits; the
+    target, drawn within 0.3 m of the centre one time in five, else within 2 m, is in ``info["target"]`` at
+    reset.""")
+SwimmerSwimmer15Env, SwimmerSwimmer15VectorEnv = _suite_env(
+    "SwimmerSwimmer15",
+    """swimmer swimmer15: swimmer6's task with 15 links (observation 14 + 2 + 45).""")
