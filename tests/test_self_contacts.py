@@ -116,6 +116,40 @@ def test_a_non_articulated_robot_keeps_jolts_contacts_with_itself(build_world):
     assert robot.qvel[0] == pytest.approx(data.qvel[0], abs=0.05)
 
 
+# Two planar trees, each hinged to the world, the arm's tip pressed into the post (dm_control's finger
+# and spinner in small): one articulation over both, their contact solved in its joint space.
+TWO_TREES = """
+<mujoco>
+  <option timestep="0.01" cone="pyramidal"><flag gravity="disable"/></option>
+  <default><geom solimp="0 0.9 0.01" solref=".02 1" condim="{condim}"/><joint type="hinge" axis="0 -1 0" damping="1"/></default>
+  <worldbody>
+    <body name="arm" pos="-.2 0 .4"><joint/><geom type="capsule" size=".03" fromto="0 0 0 .34 0 0"/></body>
+    <body name="post" pos=".2 0 .4"><joint/><geom type="capsule" size=".04 .09"/></body>
+  </worldbody>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("condim", [1, 3])
+def test_two_trees_hinged_to_the_world_push_each_other_as_in_mujoco(build_world, condim):
+    # iterated to convergence: the friction pyramid's rows converge slowly (8 iterations: 0.36 rad/s off)
+    solver = joltgym.SolverSettings(substeps=1, velocity_iterations=100, position_iterations=1, baumgarte=1.0,
+                                    articulated_joints=True, mujoco_euler=True)
+    model, world = build_world(TWO_TREES.format(condim=condim), solver)
+    mj = model.mj_model
+    robot = world.robots[0]
+    for qpos, qvel in (((0.0, 0.0), (0.0, 0.0)), ((0.02, 0.5), (3.0, -1.0)), ((-0.05, 0.3), (2.0, 0.0))):
+        data = mujoco.MjData(mj)
+        data.qpos[:], data.qvel[:] = qpos, qvel
+        mujoco.mj_forward(mj, data)
+        assert data.ncon == 1 and data.contact[0].dist < -0.005  # pressed in
+        mujoco.mj_step(mj, data)
+        robot.set_state(np.array(qpos, np.float32), np.array(qvel, np.float32))
+        world.step(np.zeros(0, np.float32), nsteps=1)
+        # measured: within 0.002 rad/s
+        np.testing.assert_allclose(robot.qvel, data.qvel, atol=0.01)
+
+
 def test_humanoid_standup_starts_with_mujocos_self_contacts():
     # HumanoidStandup's hands start 10-16 mm inside its hips: MuJoCo's soft contacts push them out
     # gently; Jolt's hard contacts threw the arms (worst qpos 0.06 off MuJoCo in 40 zero-action steps).

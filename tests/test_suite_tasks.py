@@ -32,6 +32,9 @@ SUITE_TASKS = {
     "HopperHop": ("hopper", "hop"),
     "SwimmerSwimmer6": ("swimmer", "swimmer6"),
     "SwimmerSwimmer15": ("swimmer", "swimmer15"),
+    "FingerSpin": ("finger", "spin"),
+    "FingerTurnEasy": ("finger", "turn_easy"),
+    "FingerTurnHard": ("finger", "turn_hard"),
 }
 
 
@@ -42,6 +45,18 @@ def test_every_suite_task_is_compared_here():
 def _dm_env(name: str, seed: int = 0):
     domain, task = SUITE_TASKS[name]
     return suite.load(domain, task, task_kwargs={"random": seed})
+
+
+def _place_target(dm, info: dict) -> None:
+    """Moves dm_control's target, which its reset draws in its model, to the episode's: reacher's and the
+    swimmers' target geom (x, y), finger's target site (x, z)."""
+    if "target" not in info:
+        return
+    model = dm.physics.model
+    if any(model.id2name(i, "site") == "target" for i in range(model.nsite)):
+        dm.physics.named.model.site_pos["target", ["x", "z"]] = info["target"]
+    else:
+        dm.physics.named.model.geom_pos["target", :2] = info["target"]
 
 
 def _flat(observation: dict) -> np.ndarray:
@@ -97,8 +112,7 @@ def test_observation_and_reward_of_a_set_state_are_dm_controls(name):
     env = gym.make(f"joltgym/{name}-v0").unwrapped
     state = _state_entries(env)
     _, info = env.reset(seed=0)
-    if "target" in info:  # reacher's target, which dm_control moves in its model
-        dm.physics.named.model.geom_pos["target", :2] = info["target"]
+    _place_target(dm, info)
     for qpos, qvel, action in states:
         with dm.physics.reset_context():
             dm.physics.data.qpos[:] = qpos
@@ -113,14 +127,16 @@ def test_observation_and_reward_of_a_set_state_are_dm_controls(name):
 # reset drew and under the same actions: joltgym's within this much of dm_control's over 6 episodes, about
 # 1.7 standard deviations of dm_control's episode return (3 standard errors of the difference of the
 # means once the two runs part, as chaotic ones do). Measured: every difference under 0.1 of a standard
-# deviation but cartpole balance's (0.9). Sparse rewards random actions never reach give 0 in both. The
-# swimmers, touching nothing, stay on dm_control's runs: within 3 (measured 0.2 of returns of 6 to 1000).
+# deviation but cartpole balance's (0.9) and finger spin's (0.45). Sparse rewards random actions never
+# reach give 0 in both. The swimmers, touching nothing, stay on dm_control's runs: within 3 (measured 0.2
+# of returns of 6 to 1000).
 RANDOM_RETURN_TOLERANCE = {"CheetahRun": 1.5, "WalkerStand": 15.0, "WalkerWalk": 8.0, "WalkerRun": 3.0,
                            "CartpoleBalance": 100.0, "CartpoleBalanceSparse": 100.0, "CartpoleSwingup": 40.0,
                            "CartpoleSwingupSparse": 1.0, "PendulumSwingup": 10.0, "AcrobotSwingup": 25.0,
                            "AcrobotSwingupSparse": 1.0, "PointMassEasy": 7.0, "ReacherEasy": 35.0,
                            "ReacherHard": 10.0, "HopperStand": 9.0, "HopperHop": 0.4,
-                           "SwimmerSwimmer6": 3.0, "SwimmerSwimmer15": 3.0}
+                           "SwimmerSwimmer6": 3.0, "SwimmerSwimmer15": 3.0,
+                           "FingerSpin": 3.8, "FingerTurnEasy": 575.0, "FingerTurnHard": 430.0}
 
 
 @pytest.mark.parametrize("name", sorted(SUITE_TASKS))
@@ -133,8 +149,7 @@ def test_random_action_returns_are_dm_controls(name):
     for episode in range(6):
         _, info = env.reset(seed=episode)
         dm.reset()
-        if "target" in info:
-            dm.physics.named.model.geom_pos["target", :2] = info["target"]
+        _place_target(dm, info)
         env.set_state(dm.physics.data.qpos.copy(), dm.physics.data.qvel.copy())
         ours = theirs = 0.0
         for _ in range(1000):
@@ -166,11 +181,9 @@ def test_a_run_from_dm_controls_start_follows_dm_control(name):
     dm = _dm_env(name, seed=11)
     env = gym.make(f"joltgym/{name}-v0").unwrapped
     _, info = env.reset(seed=0)
-    if "target" in info:
-        dm.physics.named.model.geom_pos["target", :2] = info["target"]
+    _place_target(dm, info)
     dm.reset()
-    if "target" in info:  # dm_control's reset drew its own target
-        dm.physics.named.model.geom_pos["target", :2] = info["target"]
+    _place_target(dm, info)  # dm_control's reset drew its own
     env.set_state(dm.physics.data.qpos.copy(), dm.physics.data.qvel.copy())
     spec = dm.action_spec()
     rng = np.random.default_rng(11)
@@ -183,39 +196,41 @@ def test_a_run_from_dm_controls_start_follows_dm_control(name):
 
 
 # One id per model whose observation has touch sensors.
-TOUCHING = ["HopperStand"]
+TOUCHING = ["FingerSpin", "HopperStand"]
 
 
 @pytest.mark.parametrize("name", TOUCHING)
 def test_touch_after_a_step_from_a_state_in_contact_is_dm_controls(name):
-    """From states of dm_control's episodes where its touch sensors read, one control step under the same
-    action in both: the touch readings (log(1 + normal force)) agree."""
+    """From 20 states of dm_control's random-action episodes after which its next control step ends in
+    contact, that step under the same action in both: the touch readings (log(1 + normal force)) agree."""
     dm = _dm_env(name, seed=3)
     env = gym.make(f"joltgym/{name}-v0").unwrapped
     env.reset(seed=0)
     touch = np.flatnonzero(~_state_entries(env))
     spec = dm.action_spec()
     rng = np.random.default_rng(3)
-    states = []
-    while len(states) < 24:
+    got, expected = [], []
+    while len(expected) < 20:
         dm.reset()
         for t in range(300):
-            observation = dm.step(rng.uniform(spec.minimum, spec.maximum)).observation
-            if t % 15 == 14 and observation["touch"].max() > 0:
-                states.append((dm.physics.data.qpos.copy(), dm.physics.data.qvel.copy(),
-                               rng.uniform(spec.minimum, spec.maximum)))
-    got, expected = [], []
-    for qpos, qvel, action in states:
-        with dm.physics.reset_context():
-            dm.physics.data.qpos[:] = qpos
-            dm.physics.data.qvel[:] = qvel
-        env.set_state(qpos, qvel)
-        expected.append(dm.step(action).observation["touch"])
-        got.append(env.step(action.astype(np.float32))[0][touch])
+            dm.step(rng.uniform(spec.minimum, spec.maximum))
+            if t % 15 != 14:
+                continue
+            qpos, qvel = dm.physics.data.qpos.copy(), dm.physics.data.qvel.copy()
+            action = rng.uniform(spec.minimum, spec.maximum)
+            with dm.physics.reset_context():
+                dm.physics.data.qpos[:] = qpos
+                dm.physics.data.qvel[:] = qvel
+            theirs = dm.step(action).observation["touch"]
+            if theirs.max() > 0:
+                env.set_state(qpos, qvel)
+                got.append(env.step(action.astype(np.float32))[0][touch])
+                expected.append(theirs)
     got, expected = np.array(got), np.array(expected)
-    assert (expected > 0).sum() >= 16 and (got > 0).sum() >= 0.9 * (expected > 0).sum()
-    difference = np.abs(got - expected)  # measured on hopper: mean 0.013, largest 0.29
-    assert difference.mean() < 0.05 and difference.max() < 0.4, (got, expected)
+    assert (got > 0).sum() >= 0.9 * (expected > 0).sum()
+    difference = np.abs(got - expected)
+    # measured: finger mean 0.040, largest 0.37 (dm_control's elliptic cones are pyramids here); hopper 0.022, 0.41
+    assert difference.mean() < 0.08 and difference.max() < 0.6, (got, expected)
 
 
 def test_an_episode_is_dm_controls_1000_control_steps_and_action_repeat_sums_their_rewards():
@@ -250,6 +265,21 @@ def test_the_models_come_from_dm_controls_wheel():
     assert env.unwrapped.model.path == suite_assets.suite_dir() / "cheetah.xml"
     with pytest.raises(FileNotFoundError, match="cheetah.xml"):
         suite_assets.suite_model_path("no_such_model.xml")
+
+
+def test_finger_starts_touch_nothing_in_mujoco():
+    """dm_control redraws finger's start until MuJoCo finds no contact; joltgym's starts, placed in MuJoCo,
+    have none either (drawn freely, about one in ten would touch the spinner)."""
+    import mujoco
+
+    env = gym.make("joltgym/FingerSpin-v0").unwrapped
+    m = env.model.mj_model
+    d = mujoco.MjData(m)
+    for seed in range(100):
+        env.reset(seed=seed)
+        d.qpos[:] = env._core.qpos
+        mujoco.mj_forward(m, d)
+        assert d.ncon == 0, (seed, d.qpos)
 
 
 @pytest.mark.parametrize("links", [6, 15])

@@ -241,10 +241,11 @@ def _spot_task(name: str, scene: str, max_episode_steps: int) -> "TaskSpec":
     return _playground_task(name, "spot", scene, _playground_gains, 2.5, -20.0, max_episode_steps=max_episode_steps)
 
 
-def _suite_task(name: str, model: str, solver: SolverSettings) -> "TaskSpec":
+def _suite_task(name: str, model: str, solver: SolverSettings, edit_model=None) -> "TaskSpec":
     """A task of the DeepMind Control Suite on its own model ``dm_control/suite/<model>`` (joltgym.suite_assets:
     pip install "joltgym[dmc]"), its env class ``<Name>Env`` in ``joltgym.envs.suite``; 1000 control steps."""
     return TaskSpec(
+        edit_model=edit_model,
         name=name,
         xml_file=f"dm_control/{model}",
         solver=solver,
@@ -252,6 +253,11 @@ def _suite_task(name: str, model: str, solver: SolverSettings) -> "TaskSpec":
         max_episode_steps=1000,
         family="dmc",
     )
+
+
+def _finger_spin_damping(mj_model: mujoco.MjModel, parameters: dict[str, Any]) -> None:
+    """dm_control's spin lowers the spinner's hinge damping from the model's 0.5."""
+    mj_model.dof_damping[mj_model.joint("hinge").dofadr[0]] = 0.03
 
 
 def _articulated(substeps: int, velocity_iterations: int, **kwargs: Any) -> SolverSettings:
@@ -263,6 +269,8 @@ def _articulated(substeps: int, velocity_iterations: int, **kwargs: Any) -> Solv
 # A cart on a slide is no tree the joint-space solve takes; four updates per step stand in for the
 # suite's RK4 step.
 _CARTPOLE = SolverSettings(substeps=4, velocity_iterations=8, position_iterations=2, baumgarte=0.5)
+
+_FINGER = _articulated(1, 8, mujoco_euler=True)
 
 TASKS: dict[str, TaskSpec] = {
     spec.name: spec
@@ -425,6 +433,9 @@ TASKS: dict[str, TaskSpec] = {
         _suite_task("ReacherHard", "reacher.xml", _articulated(1, 2, mujoco_euler=True)),
         _suite_task("HopperStand", "hopper.xml", _articulated(1, 2, mujoco_euler=True)),
         _suite_task("HopperHop", "hopper.xml", _articulated(1, 2, mujoco_euler=True)),
+        _suite_task("FingerSpin", "finger.xml", _FINGER, edit_model=_finger_spin_damping),
+        _suite_task("FingerTurnEasy", "finger.xml", _FINGER),
+        _suite_task("FingerTurnHard", "finger.xml", _FINGER),
         # dm_control builds these from swimmer.xml (joltgym.suite_assets); no contacts
         _suite_task("SwimmerSwimmer6", "swimmer6.xml", _articulated(1, 1, mujoco_euler=True)),
         _suite_task("SwimmerSwimmer15", "swimmer15.xml", _articulated(1, 1, mujoco_euler=True)),

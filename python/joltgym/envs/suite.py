@@ -103,3 +103,16 @@ SwimmerSwimmer6Env, SwimmerSwimmer6VectorEnv = _suite_env(
 SwimmerSwimmer15Env, SwimmerSwimmer15VectorEnv = _suite_env(
     "SwimmerSwimmer15",
     """swimmer swimmer15: swimmer6's task with 15 links (observation 14 + 2 + 45).""")
+FingerSpinEnv, FingerSpinVectorEnv = _suite_env(
+    "FingerSpin",
+    """finger spin: reward 1 while the spinner's hinge turns faster than 15 rad/s (negative sense), else 0; the
+    hinge's damping lowered to 0.03 as dm_control's spin does. Observation: position (the finger's two angles,
+    the spinner's tip from its hinge: 4), velocity (3), touch (log(1 + normal force) at the fingertip's top and
+    bottom, 2). Starts from random angles (the spinner's any), redrawn until nothing touches.""")
+FingerTurnEasyEnv, FingerTurnEasyVectorEnv = _suite_env(
+    "FingerTurnEasy",
+    """finger turn_easy: reward 1 while the spinner's tip is within 7 cm of a target drawn on the tip's circle
+    each episode (``info["target"]``: its x and z at reset). Observation: finger spin's, then target_position
+    (from the hinge, 2) and dist_to_target (1).""")
+FingerTurnHardEnv, FingerTurnHardVectorEnv = _suite_env(
+    "FingerTurnHard", """finger turn_hard: finger turn_easy with a 3 cm target.""")

@@ -164,6 +164,18 @@ bool SoftContactConstraint::SolveVelocityConstraint(float) {
   return applied;
 }
 
+int SoftContactConstraint::ContactsAt(const JPH::RMat44& body_transform) const {
+  if (height_field_) throw std::logic_error("contacts at a set state: height fields are not supported");
+  PlaneContactPoint contacts[kMaxPlaneContacts];
+  int count = 0;
+  for (const SoftContactGeom& geom : geoms_) {
+    const JPH::Mat44 transform = JPH::Mat44(body_transform * geom.local);
+    const int n = CollidePlane(plane_point_, plane_normal_, geom.type, geom.size, transform, geom.pair.soft.margin, contacts);
+    for (int i = 0; i < n; ++i) count += contacts[i].dist < geom.pair.soft.margin;
+  }
+  return count;
+}
+
 void SoftContactConstraint::AppendForces(float dt, int robot, int robot_body, std::vector<ContactForce>& out) const {
   if (dt <= 0.0f) return;
   for (size_t k = 0; k < slots_.size(); ++k) {

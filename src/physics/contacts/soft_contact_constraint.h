@@ -63,6 +63,9 @@ class SoftContactConstraint final : public OwnConstraint {
   // J qacc rather than the point's acceleration.
   void BeginStep(float h, BiasAccelerationSource& bias, int body);
 
+  // How many contacts MuJoCo would make with the plane were the body at body_transform (no height field).
+  int ContactsAt(const JPH::RMat44& body_transform) const;
+
   // Appends the force of each contact of the last update of length dt (both sides; the
   // plane's side with an invalid body id). robot / robot_body name the body's owner.
   void AppendForces(float dt, int robot, int robot_body, std::vector<ContactForce>& out) const;

@@ -289,6 +289,18 @@ void CompiledModel::CompileArticulation() {
     if (b.attachment != Attachment::Hinge && b.attachment != Attachment::Gimbal)
       refuse("body '" + b.name + "' is not attached by hinges");
   }
+  // A planar model's trees hinged to the world (a finger beside the spinner it turns) are one
+  // articulation, several roots to its joint space: their contacts with each other are then solved
+  // there as a tree's with itself, exactly at each iteration.
+  if (planar_model) {
+    int first = -1;
+    for (size_t i = 0; i < bodies_.size(); ++i) {
+      if (bodies_[i].parent >= 0 || bodies_[i].attachment != Attachment::Hinge || !tree_ok[i]) continue;
+      if (first < 0) first = int(i);
+      for (size_t k = i; k < bodies_.size(); ++k)
+        if (root[k] == int(i)) root[k] = first;
+    }
+  }
   // A model of lone bodies (a free box beside the robots of an arena) has nothing to articulate.
   for (size_t i = 0; i < bodies_.size(); ++i) {
     const int r = root[i];

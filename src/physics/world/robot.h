@@ -66,6 +66,17 @@ class Robot : private BiasAccelerationSource {
   // Contact forces of the world's last physics update, this robot's bodies included
   // (ContactForce::robot tells whose body each one acts on).
   const std::vector<ContactForce>& ReadContactForces() const;
+  // How many contacts MuJoCo would make among the robot's own geoms and with the world's planes were
+  // the robot at qpos (its layout; nothing moves): dm_control's ncon after placing a state, for
+  // tasks that draw starts touching nothing. std::logic_error for a robot on a height field.
+  int ContactsAt(const float* qpos) const;
+  // A simulated body's world pose when the last physics update began: where that update's
+  // contacts (ReadContactForces) were found, as MuJoCo's sensors read them.
+  JPH::RVec3 BodyPositionAtUpdateStart(int body) const { return position_before_[size_t(body)]; }
+  JPH::Quat BodyRotationAtUpdateStart(int body) const { return rotation_before_[size_t(body)]; }
+  // Whether a physics update has run since the state was last set or reset: else the last
+  // update's contacts and accelerations are of another state.
+  bool UpdatedSinceStateSet() const { return updated_since_state_set_; }
   // Position of a model site, of a MuJoCo body's frame origin (MuJoCo's xpos) and of a
   // MuJoCo body's centre of mass (xipos), welded bodies included; relative to the origin.
   JPH::RVec3 SitePosition(int site) const;
@@ -250,12 +261,17 @@ class Robot : private BiasAccelerationSource {
   std::vector<JPH::Vec3> external_force_;                     // per body: SetExternalForce's
   bool has_external_force_ = false;
   std::vector<float> actuator_damping_;                       // per joint: this update's implicit actuator damping
-  // per body, its velocities when the last physics update began (SiteLinearAcceleration)
+  // per body, its velocities when the last physics update began (SiteLinearAcceleration), and its
+  // pose then (BodyPositionAtUpdateStart)
   std::vector<JPH::Vec3> linear_velocity_before_, angular_velocity_before_;
+  std::vector<JPH::RVec3> position_before_;
+  std::vector<JPH::Quat> rotation_before_;
   bool updated_since_state_set_ = false;  // whether those are of an update from the current state
   std::uint64_t state_sets_ = 0;          // SetState and RestoreInitialState calls so far
   // SensorFrame's frames, and the (update_count_, state_sets_) they are of
   mutable std::vector<KinematicFrame> sensor_frames_;
+  mutable std::vector<KinematicFrame> contact_check_frames_;  // ContactsAt's scratch
+  mutable std::vector<float> contact_check_qvel_;
   mutable std::vector<float> sensor_qpos_, sensor_qvel_;
   mutable std::pair<std::uint64_t, std::uint64_t> sensor_frames_of_{~0ull, ~0ull};
   std::vector<Motion> body_motion_, body_bias_;       // per body, scratch for ComputeBiasAccelerations

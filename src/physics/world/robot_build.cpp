@@ -56,6 +56,8 @@ Robot::Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin)
   CreateBodies();
   linear_velocity_before_.assign(bodies_.size(), JPH::Vec3::sZero());
   angular_velocity_before_.assign(bodies_.size(), JPH::Vec3::sZero());
+  position_before_.assign(bodies_.size(), JPH::RVec3::sZero());
+  rotation_before_.assign(bodies_.size(), JPH::Quat::sIdentity());
   CreateJoints();
   CreateSoftContacts();
   CreateSelfContacts();

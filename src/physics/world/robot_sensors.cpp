@@ -6,9 +6,13 @@ namespace joltgym {
 void Robot::RecordVelocities() {
   linear_velocity_before_.resize(bodies_.size());
   angular_velocity_before_.resize(bodies_.size());
+  position_before_.resize(bodies_.size());
+  rotation_before_.resize(bodies_.size());
   for (size_t i = 0; i < bodies_.size(); ++i) {
     linear_velocity_before_[i] = bodies_[i]->GetLinearVelocity();
     angular_velocity_before_[i] = bodies_[i]->GetAngularVelocity();
+    position_before_[i] = bodies_[i]->GetPosition();
+    rotation_before_[i] = bodies_[i]->GetRotation();
   }
 }
 

@@ -20,6 +20,8 @@ void Robot::SaveState(StateBuffer& out) const {
   out.Write(has_external_force_);
   out.WriteVector(linear_velocity_before_);
   out.WriteVector(angular_velocity_before_);
+  out.WriteVector(position_before_);
+  out.WriteVector(rotation_before_);
   out.Write(updated_since_state_set_);
   out.Write(last_update_dt_);
 }
@@ -47,6 +49,8 @@ bool Robot::RestoreState(StateBuffer& in) {
   in.Read(has_external_force_);
   in.ReadVectorInto(linear_velocity_before_);
   in.ReadVectorInto(angular_velocity_before_);
+  in.ReadVectorInto(position_before_);
+  in.ReadVectorInto(rotation_before_);
   in.Read(updated_since_state_set_);
   in.Read(last_update_dt_);
   RefreshGimbals();

@@ -30,11 +30,22 @@ inline JPH::Vec3 FrameLinVel(const Robot& robot, int site) { return robot.SiteLi
 inline JPH::Vec3 FrameAngVel(const Robot& robot, int site) { return robot.SiteAngularVelocity(site); }
 
 // touch: the normal force of the last physics update's contacts on the site's body whose ray, from
-// the contact point outwards from that body along the normal, meets the site's volume.
+// the contact point outwards from that body along the normal, meets the site's volume; the site
+// where the body was when the update began and found those contacts. Zero until an update has run
+// from the state last set (a reset's start reads no contact, as dm_control's starts touch nothing).
 inline float Touch(const Robot& robot, int site) {
+  if (!robot.UpdatedSinceStateSet()) return 0.0f;
   const SiteDesc& s = robot.model().desc().sites[size_t(site)];
-  const JPH::Quat to_site = robot.SiteRotation(site).Conjugated();
-  const JPH::RVec3 centre = robot.SitePosition(site) + robot.origin();
+  const JPH::Quat local(s.quat[1], s.quat[2], s.quat[3], s.quat[0]);
+  JPH::Quat to_site = local.Conjugated();
+  JPH::RVec3 centre = JPH::RVec3(s.pos[0], s.pos[1], s.pos[2]);  // a world site's
+  if (s.body >= 0) {
+    const JPH::Quat body = robot.BodyRotationAtUpdateStart(s.body);
+    to_site = (body * local).Conjugated();
+    centre = robot.BodyPositionAtUpdateStart(s.body) + body * JPH::Vec3(centre);
+  } else {
+    centre += robot.origin();
+  }
   float total = 0.0f;
   for (const ContactForce& c : robot.ReadContactForces()) {
     if (c.robot != robot.index() || int(c.geom_tag) - 1 != s.mj_body) continue;
