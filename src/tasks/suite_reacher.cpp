@@ -30,8 +30,7 @@ class Reacher : public SuiteTask {
   }
 
   void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override {
-    RandomizeLimitedAndRotationalJoints(robot.model(), rng, ws.qpos);
-    std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
+    RandomJointAnglesAtRest(robot.model(), rng, ws);
     const float angle = rng.Uniform(0.0f, 2.0f * kPi);
     const float radius = rng.Uniform(0.05f, 0.20f);
     ws.memory[0] = radius * std::sin(angle);

@@ -39,8 +39,7 @@ class SuiteSwimmer : public SuiteTask {
   }
 
   void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override {
-    RandomizeLimitedAndRotationalJoints(robot.model(), rng, ws.qpos);
-    std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
+    RandomJointAnglesAtRest(robot.model(), rng, ws);
     const float box = rng.Unit() < kCloseTargetChance ? 0.3f : 2.0f;
     ws.memory[0] = rng.Uniform(-box, box);
     ws.memory[1] = rng.Uniform(-box, box);

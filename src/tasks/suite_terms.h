@@ -5,7 +5,9 @@
 #include "model/body_ref.h"
 #include "physics/world/robot.h"
 #include "tasks/rng.h"
+#include "tasks/task.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -119,6 +121,12 @@ inline void RandomizeLimitedAndRotationalJoints(const CompiledModel& model, Rng&
       }
     }
   }
+}
+
+// The suite's usual start: random joint angles as above, at rest.
+inline void RandomJointAnglesAtRest(const CompiledModel& model, Rng& rng, TaskWorkspace& ws) {
+  RandomizeLimitedAndRotationalJoints(model, rng, ws.qpos);
+  std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
 }
 
 }  // namespace joltgym

@@ -26,8 +26,7 @@ class Walker : public SuiteTask {
   }
 
   void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override {
-    RandomizeLimitedAndRotationalJoints(robot.model(), rng, ws.qpos);
-    std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
+    RandomJointAnglesAtRest(robot.model(), rng, ws);
   }
 
   void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override {
