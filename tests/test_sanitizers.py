@@ -24,21 +24,16 @@ from pathlib import Path
 
 import pytest
 
-from joltgym.tasks import TASKS, task_names
+from joltgym.tasks import TASKS
 from side_venv import cache_dir
+from stand_ins import STOOD_IN_FOR, without_stood_in
 
 REPO = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.slow  # builds and runs two instrumented copies of the module
 
 # Every task's own code runs under ASan through test_task_suite.py's steps of each task and
-# test_suite_tasks.py's. Where a test runs once per task through code every task shares (the pool's
-# threads, packing, saved states, rendering), Go1's and G1's flat-ground tasks stand for the Playground's
-# robots and cheetah run for the Control Suite's tasks, in both lanes.
-PLAYGROUND_STAND_INS = ("Go1JoystickFlatTerrain", "G1JoystickFlatTerrain")
-SUITE_STAND_IN = "CheetahRun"
-STOOD_IN_FOR = (*(name for name in task_names("playground") if name not in PLAYGROUND_STAND_INS),
-                *(name for name in task_names("dmc") if name != SUITE_STAND_IN))
+# test_suite_tasks.py's; elsewhere a few tasks stand for the rest (stand_ins.py), in both lanes.
 # Files whose own cases are named after the tasks they check.
 PER_TASK_FILES = ("test_task_suite", "test_suite_tasks", "test_go1_handstand")
 
@@ -71,7 +66,7 @@ KINDS = {
                   *[f"tests/test_{robot}.py::test_random_action_episodes_match_envpools" for robot in ENVPOOL_EPISODES],
                   # 10,000 steps of each task: the stood-in tasks' own code runs in that file's other cases.
                   *[f"tests/test_task_suite.py::test_random_actions_hold_joints[{task}]" for task in STOOD_IN_FOR]],
-        keyword=f"{' or '.join(PER_TASK_FILES)} or not ({' or '.join(STOOD_IN_FOR)})",
+        keyword=without_stood_in(" or ".join(PER_TASK_FILES)),
     ),
     "thread": dict(
         runtime=["libtsan.so", "libstdc++.so"],
