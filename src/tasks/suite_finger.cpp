@@ -72,8 +72,7 @@ class SuiteFinger : public SuiteTask {
 
   void ResetInfo(const Robot& /*robot*/, TaskWorkspace& ws, InfoRow info) const override {
     if (target_radius_ == 0.0f) return;
-    double* target = info.Values(target_info_);
-    if (target) target[0] = ws.memory[0], target[1] = ws.memory[1];
+    ReportTarget(info, target_info_, ws);
   }
 
   void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override {

@@ -46,8 +46,7 @@ class SuiteSwimmer : public SuiteTask {
   }
 
   void ResetInfo(const Robot& /*robot*/, TaskWorkspace& ws, InfoRow info) const override {
-    double* target = info.Values(target_info_);
-    if (target) target[0] = ws.memory[0], target[1] = ws.memory[1];
+    ReportTarget(info, target_info_, ws);
   }
 
   void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override {

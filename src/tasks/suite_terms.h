@@ -129,4 +129,9 @@ inline void RandomJointAnglesAtRest(const CompiledModel& model, Rng& rng, TaskWo
   std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
 }
 
+// The episode's target (ws.memory[0] and [1]), which dm_control moves inside its model, as info at reset.
+inline void ReportTarget(InfoRow info, InfoSlot slot, const TaskWorkspace& ws) {
+  if (double* target = info.Values(slot)) target[0] = ws.memory[0], target[1] = ws.memory[1];
+}
+
 }  // namespace joltgym
