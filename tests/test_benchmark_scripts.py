@@ -133,3 +133,14 @@ def test_barkour_falls_counts_every_engine():
     text = run("barkour_falls.py", "--envs", "2", "--steps", "150")
     counts = re.findall(r"^\| (joltgym|EnvPool|MuJoCo, same XML) \| (\d+) \|$", text, re.M)
     assert [c[0] for c in counts] == ["joltgym", "EnvPool", "MuJoCo, same XML"]
+
+
+def test_bench_pixels_runs_every_contender(tmp_path):
+    data = tmp_path / "pixels.json"
+    text = run("bench_pixels.py", "--tasks", "CheetahRun", "--envs", "4", "--threads", "1", "--rounds", "1",
+               "--seconds", "0.1", "--json", str(data))
+    for contender in ("pool, pixels, 1 thread(s)", "pool, states only, 1 thread(s)", "single env (gym.make), pixels",
+                      "dm_control, MuJoCo EGL pixels"):
+        assert f"| CheetahRun | {contender} |" in text
+    rates = json.loads(data.read_text())["rates"]
+    assert all(value[0] > 0 for value in rates.values())

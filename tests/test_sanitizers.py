@@ -73,7 +73,7 @@ KINDS = {
         options={"TSAN_OPTIONS": "halt_on_error=1:second_deadlock_stack=1"},
         tests=["tests/test_concurrency.py", "tests/test_packed_worlds.py", "tests/test_vector_env.py",
                "tests/test_marl_vector.py", "tests/test_async.py", "tests/test_marl_async.py", "tests/test_zero_copy.py",
-               "tests/test_state.py", "tests/test_marl_state.py"],
+               "tests/test_state.py", "tests/test_marl_state.py", "tests/test_pixels.py"],
         ignore=[],
         # The pool's threads run every task alike; the robots' thread-count and packing runs take minutes
         # and gigabytes each under TSan.

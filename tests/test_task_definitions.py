@@ -24,7 +24,7 @@ V5 = task_names("gymnasium")
 README = Path(__file__).resolve().parents[1] / "README.md"
 # Keyword arguments the env classes take that are not task parameters; **kwargs carries MujocoEnv's
 # other rendering keywords (width, height, camera_id, camera_name), as v5's **kwargs does.
-ENV_LEVEL = {"xml_file", "default_camera_config", "solver", "randomize", "render_mode", "kwargs"}
+ENV_LEVEL = {"xml_file", "default_camera_config", "solver", "randomize", "render_mode", "kwargs", "obs_type", "frame_stack"}
 
 
 def env_class(name: str):

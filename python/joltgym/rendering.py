@@ -41,11 +41,15 @@ def camera_settings(
     config: dict[str, Any] | None = None,
     track_robot: int = 0,
     default_config: dict[str, Any] | None = None,
+    default_camera_id: int | None = None,
 ) -> dict[str, Any]:
     """The native renderer's camera for Gymnasium's camera arguments on ``model`` (robot 0's model);
-    ``config`` None takes ``default_config`` (a task's v5 DEFAULT_CAMERA_CONFIG)."""
+    ``config`` None takes ``default_config`` (a task's v5 DEFAULT_CAMERA_CONFIG), or the model's camera
+    ``default_camera_id`` when given no camera argument at all (a Control Suite task's camera 0)."""
     if camera_id is not None and camera_name is not None:
         raise ValueError("Both `camera_id` and `camera_name` cannot be specified at the same time.")
+    if camera_id is None and camera_name is None and config is None and default_camera_id is not None:
+        camera_id = default_camera_id
     names = [c.name for c in model.native.desc.cameras]
     if camera_name is not None:
         if camera_name not in names:

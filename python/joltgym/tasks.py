@@ -38,6 +38,9 @@ class TaskSpec:
     reward_threshold: float | None = None
     # Gymnasium v5's DEFAULT_CAMERA_CONFIG of the task (joltgym.rendering: tracks body 1 unless trackbodyid says not)
     camera: dict[str, Any] = field(default_factory=dict)
+    # The MJCF camera the task is drawn from by default (rendering and pixel observations) instead of
+    # the free camera: a Control Suite task's camera 0, as dm_control's pixel benchmarks use.
+    camera_id: int | None = None
     # Named alternatives to the default (solver="fast"), only where they differ from it.
     presets: dict[str, SolverSettings] = field(default_factory=dict)
     # Sets task parameters that live in the model (gains, timestep) on the compiled MuJoCo model,
@@ -252,6 +255,7 @@ def _suite_task(name: str, model: str, solver: SolverSettings, edit_model=None) 
         env_entry_point=f"joltgym.envs.suite:{name}Env",
         max_episode_steps=1000,
         family="dmc",
+        camera_id=0,
     )
 
 

@@ -375,6 +375,33 @@ void BindPool(py::module_& m) {
             return py::make_tuple(obs, rewards, terminated, truncated);
           },
           py::arg("actions"), "Step every env; returns (obs, rewards, terminated, truncated).");
+  pool.def(
+          "enable_frames",
+          [](WorldPool& self, int width, int height, const py::dict& camera, int stack) {
+            FrameSpec spec;
+            spec.width = width, spec.height = height, spec.stack = stack;
+            spec.camera = CameraSpecFrom(camera);
+            py::gil_scoped_release release;
+            self.EnableFrames(spec);
+          },
+          py::arg("width"), py::arg("height"), py::arg("camera") = py::dict(), py::arg("stack") = 1,
+          "Pixel observations from now on (camera as render() takes it): each env's last `stack` frames, "
+          "drawn on the pool's threads after each of its steps and resets.")
+      .def(
+          "frames_into",
+          [](WorldPool& self, py::array out, const py::object& env_ids, bool finals) {
+            const FrameSpec& spec = self.frame_spec();
+            Buffer<std::int32_t> ids;
+            py::ssize_t count = self.num_envs();
+            if (!env_ids.is_none()) ids = EnvIds(env_ids), count = ids.shape(0);
+            std::uint8_t* data = Writable<std::uint8_t>(
+                out, {count, py::ssize_t(spec.stack), py::ssize_t(spec.height), py::ssize_t(spec.width), 3}, "frames");
+            py::gil_scoped_release release;
+            self.CopyFrames(env_ids.is_none() ? nullptr : ids.data(), int(count), finals, data);
+          },
+          py::arg("out"), py::arg("env_ids") = py::none(), py::arg("finals") = false,
+          "The frame stacks (oldest first) of env_ids (None: every env) into out [count, stack, height, width, 3] "
+          "uint8; finals: the stacks that ended episodes in same-step autoreset.");
   DefAsyncCounters<WorldPool>(pool);
   DefStateAccess<WorldPool>(pool);
   DefRenderOfEach<WorldPool>(pool, [](WorldPool& p) { return p.num_envs(); },

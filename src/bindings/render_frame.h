@@ -105,6 +105,22 @@ void DefRender(Class& cls, WithWorldOf with_world) {
       },
       py::arg("renderer"), py::arg("width"), py::arg("height"), py::arg("camera") = py::dict(),
       py::arg("circles") = py::list(), py::arg("rgb") = true, py::arg("depth") = false, kRenderDoc);
+  cls.def(
+      "camera_pose",
+      [with_world](Self& self, Renderer& renderer, const py::dict& camera) {
+        const CameraSpec spec = CameraSpecFrom(camera);
+        CameraPose pose;
+        with_world(self, [&](World& w) { pose = renderer.Pose(w, spec); });
+        const JPH::Mat44 frame = JPH::Mat44::sRotation(pose.rotation);
+        std::array<std::array<float, 3>, 3> rotation;
+        for (int r = 0; r < 3; ++r)
+          for (int c = 0; c < 3; ++c) rotation[size_t(r)][size_t(c)] = frame(r, c);
+        return py::make_tuple(std::array<float, 3>{pose.position.GetX(), pose.position.GetY(), pose.position.GetZ()},
+                              rotation, pose.fovy);
+      },
+      py::arg("renderer"), py::arg("camera") = py::dict(),
+      "Where the camera stands now: (position, rotation 3x3 with the camera's axes as columns, as MuJoCo's "
+      "cam_xmat, fovy in degrees).");
 }
 
 // The same for a pool: render(env, renderer, ...) draws env `env` of `count(self)`;

@@ -73,11 +73,12 @@ WorldPool::WorldPool(ModelPtr model, std::shared_ptr<const Task> task, int num_e
   async_ = std::make_unique<AsyncStepper>(packing_, threads_.num_threads(), &WorldPool::RunAsyncGroup, this);
 }
 
-void WorldPool::ResetEnv(int i, float* obs, double* info_row) {
+void WorldPool::ResetEnv(int i, float* obs, double* info_row, int worker) {
   groups_[size_t(packing_.WorldOf(i))]->Reset(packing_.IndexInWorld(i), slots_[i].Begin(), obs, info_row);
+  DrawEnv(i, /*fresh=*/true, worker);
 }
 
-void WorldPool::StepGroup(int g, const float* actions, const PoolStepOutput& out, StepContext& ctx,
+void WorldPool::StepGroup(int g, const float* actions, const PoolStepOutput& out, StepContext& ctx, int worker,
                           const bool* reset_now) {
   EnvGroup& group = *groups_[size_t(g)];
   const int first = packing_.FirstOf(g);
@@ -93,10 +94,10 @@ void WorldPool::StepGroup(int g, const float* actions, const PoolStepOutput& out
     any_steps = true;
   }
   if (any_steps) group.StepPhysics(ctx);
-  for (int k = 0; k < group.size(); ++k) FinishEnv(first + k, actions + size_t(first + k) * act_dim(), out);
+  for (int k = 0; k < group.size(); ++k) FinishEnv(first + k, actions + size_t(first + k) * act_dim(), out, worker);
 }
 
-void WorldPool::FinishEnv(int i, const float* action, const PoolStepOutput& out) {
+void WorldPool::FinishEnv(int i, const float* action, const PoolStepOutput& out, int worker) {
   const int od = obs_dim();
   const size_t columns = size_t(info_size());
   float* obs = out.obs + size_t(i) * od;
@@ -104,7 +105,7 @@ void WorldPool::FinishEnv(int i, const float* action, const PoolStepOutput& out)
   EpisodeSlot& slot = slots_[i];
   if (out.diverged) out.diverged[i] = false;
   if (out.was_reset[i]) {
-    ResetEnv(i, obs, info);
+    ResetEnv(i, obs, info, worker);
     out.rewards[i] = 0.0f;
     out.terminated[i] = out.truncated[i] = false;
     return;
@@ -116,10 +117,12 @@ void WorldPool::FinishEnv(int i, const float* action, const PoolStepOutput& out)
   out.rewards[i] = outcome.reward;
   out.terminated[i] = outcome.terminated;
   out.truncated[i] = truncated;
+  DrawEnv(i, /*fresh=*/false, worker);
   if (slot.done && mode_ == AutoresetMode::SameStep) {
     std::copy(obs, obs + od, out.final_obs + size_t(i) * od);
     std::copy(info, info + columns, out.final_infos + size_t(i) * columns);
-    ResetEnv(i, obs, info);
+    if (frames_) frames_->KeepFinal(i);
+    ResetEnv(i, obs, info, worker);
     out.was_reset[i] = true;
   }
 }
@@ -130,7 +133,7 @@ void WorldPool::RunGroup(void* data, int g, int worker) {
   if (b.actions) {
     const int group = pool.step_order_[size_t(g)];
     const auto start = std::chrono::steady_clock::now();
-    pool.StepGroup(group, b.actions, *b.out, *pool.contexts_[size_t(worker)]);
+    pool.StepGroup(group, b.actions, *b.out, *pool.contexts_[size_t(worker)], worker);
     pool.step_seconds_[size_t(group)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return;
   }
@@ -140,7 +143,7 @@ void WorldPool::RunGroup(void* data, int g, int worker) {
   for (int i = first; i < first + pool.groups_[size_t(g)]->size(); ++i) {
     if (b.mask && !b.mask[i]) continue;
     if (b.seeds) pool.slots_[i].seed_state = b.seeds[i];
-    pool.ResetEnv(i, b.obs + size_t(i) * od, b.infos + size_t(i) * columns);
+    pool.ResetEnv(i, b.obs + size_t(i) * od, b.infos + size_t(i) * columns, worker);
   }
 }
 
@@ -198,7 +201,7 @@ void WorldPool::RunAsyncGroup(void* data, int g, int worker) {
   AsyncStage& s = *pool.stage_;
   const int first = pool.packing_.FirstOf(g), last = first + pool.packing_.SizeOf(g);
   s.resets.Reseed(first, last, [&](int i) -> std::uint64_t& { return pool.slots_[size_t(i)].seed_state; });
-  pool.StepGroup(g, s.actions.data(), s.out, *pool.contexts_[size_t(worker)], s.resets.now.get());
+  pool.StepGroup(g, s.actions.data(), s.out, *pool.contexts_[size_t(worker)], worker, s.resets.now.get());
   s.resets.Done(first, last);
 }
 

@@ -18,6 +18,7 @@
 #include "pool/episode_slot.h"
 #include "pool/reset_requests.h"
 #include "pool/packing.h"
+#include "pool/pool_frames.h"
 #include "pool/thread_pool.h"
 
 #include <algorithm>
@@ -124,23 +125,36 @@ class WorldPool {
   void SaveStates(const int* envs, int count, StateBuffer* out);
   void RestoreStates(const int* envs, int count, StateBuffer* states);
   const std::string& state_kind() const { return state_kind_; }
+  // Pixel observations from now on: every env is drawn at once (its stack filled), then after each
+  // of its steps and resets on the worker that ran them (pool_frames.h). Throws
+  // std::invalid_argument while envs are in flight, or for a spec PoolFrames refuses.
+  void EnableFrames(const FrameSpec& spec);
+  bool has_frames() const { return frames_ != nullptr; }
+  const FrameSpec& frame_spec() const;
+  // The frame stacks of envs[0, count) (null: every env, in order) into out, one stack_bytes() row
+  // each; `finals`: the stacks that ended their episodes (same-step autoreset's final observations).
+  // Throws std::invalid_argument naming envs out of range or in flight, or without frames enabled.
+  void CopyFrames(const int* envs, int count, bool finals, std::uint8_t* out);
   // Env i's robot in its world; -1 when the world holds env i alone.
   int RobotOfEnv(int i) const { return packing_.largest() > 1 ? packing_.IndexInWorld(i) : -1; }
 
  private:
   struct Batch;  // one Reset or Step call, shared with the workers
 
-  void ResetEnv(int i, float* obs, double* info_row);
+  // `worker`: the thread running it (the pool's worker index, or num_threads for Recv's caller).
+  void ResetEnv(int i, float* obs, double* info_row, int worker);
+  // Draws env i into its frames when they are enabled.
+  void DrawEnv(int i, bool fresh, int worker);
   // Steps every env of group g (resetting instead those that NextStep autoreset reaches, and
   // those with reset_now[i] when given).
-  void StepGroup(int g, const float* actions, const PoolStepOutput& out, StepContext& ctx,
+  void StepGroup(int g, const float* actions, const PoolStepOutput& out, StepContext& ctx, int worker,
                  const bool* reset_now = nullptr);
   // Group g's share of the asynchronous steps, on AsyncStepper's worker.
   static void RunAsyncGroup(void* pool, int g, int worker);
   void CheckActionsOf(const int* envs, int count, const float* actions) const;
   void StageAsync();  // the asynchronous mode's buffers, at its first use
   // The part of a step that follows the group's physics: scores env i, handles its episode's end.
-  void FinishEnv(int i, const float* action, const PoolStepOutput& out);
+  void FinishEnv(int i, const float* action, const PoolStepOutput& out, int worker);
   // One group's (world's) share of a Reset or Step batch, on the worker that took it (ThreadPool::ForEach).
   static void RunGroup(void* batch, int g, int worker);
 
@@ -173,6 +187,7 @@ class WorldPool {
     PoolStepOutput out;
   };
   std::unique_ptr<AsyncStage> stage_;
+  std::unique_ptr<PoolFrames> frames_;  // pixel observations, when enabled
   std::unique_ptr<AsyncStepper> async_;  // last: its threads stop before anything they use goes
 };
 

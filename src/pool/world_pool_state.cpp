@@ -24,7 +24,9 @@ void WorldPool::RestoreStates(const int* envs, int count, StateBuffer* states) {
     slots_[size_t(i)].seed_state = e.seed_state;
     slots_[size_t(i)].elapsed = e.elapsed;
     slots_[size_t(i)].done = e.done;
-    return groups_[size_t(packing_.WorldOf(i))]->RestoreEnv(packing_.IndexInWorld(i), states[k]);
+    const bool restored = groups_[size_t(packing_.WorldOf(i))]->RestoreEnv(packing_.IndexInWorld(i), states[k]);
+    if (restored) DrawEnv(i, /*fresh=*/true, threads_.num_threads());  // a restored env's stack restarts
+    return restored;
   });
 }
 

@@ -6,7 +6,6 @@
 namespace joltgym {
 namespace {
 
-constexpr int kAround = 14;  // segments around an axis: round enough at 480 px, cheap to draw
 constexpr float kPi = 3.14159265358979f;
 
 void AddVertex(Mesh& mesh, JPH::Vec3 p, JPH::Vec3 n) {
@@ -23,7 +22,8 @@ void AddQuad(Mesh& mesh, std::uint32_t a, std::uint32_t b, std::uint32_t c, std:
 // profile normal (radial, axial) n[r]; consecutive rings joined by quads. With poles, fans
 // close the ends at heights pole_lo and pole_hi.
 void Lathe(Mesh& mesh, const std::vector<float>& z, const std::vector<float>& rho, const std::vector<JPH::Vec3>& n,
-           JPH::Vec3 scale, bool poles, float pole_lo = 0.0f, float pole_hi = 0.0f) {
+           JPH::Vec3 scale, int around, bool poles, float pole_lo = 0.0f, float pole_hi = 0.0f) {
+  const int kAround = around;
   const std::uint32_t base = std::uint32_t(mesh.positions.size());
   for (size_t r = 0; r < z.size(); ++r) {
     for (int k = 0; k < kAround; ++k) {
@@ -57,8 +57,8 @@ void Lathe(Mesh& mesh, const std::vector<float>& z, const std::vector<float>& rh
 
 // A sphere of radius `radius` whose hemispheres are pushed apart along z by 2 * half_length
 // (a capsule when > 0), then scaled (an ellipsoid).
-Mesh Roundish(float radius, float half_length, JPH::Vec3 scale) {
-  constexpr int kRings = 4;  // per hemisphere, poles excluded
+Mesh Roundish(float radius, float half_length, JPH::Vec3 scale, MeshDetail detail) {
+  const int kRings = detail.rings;  // per hemisphere, poles excluded
   std::vector<float> z, rho;
   std::vector<JPH::Vec3> n;
   for (int hemisphere = 0; hemisphere < 2; ++hemisphere)
@@ -70,14 +70,15 @@ Mesh Roundish(float radius, float half_length, JPH::Vec3 scale) {
       n.push_back(JPH::Vec3(std::cos(phi), 0.0f, std::sin(phi)));
     }
   Mesh mesh;
-  Lathe(mesh, z, rho, n, scale, true, -half_length - radius, half_length + radius);
+  Lathe(mesh, z, rho, n, scale, detail.around, true, -half_length - radius, half_length + radius);
   return mesh;
 }
 
-Mesh Cylinder(float radius, float half_height) {
+Mesh Cylinder(float radius, float half_height, MeshDetail detail) {
   Mesh mesh;
+  const int kAround = detail.around;
   Lathe(mesh, {-half_height, half_height}, {radius, radius}, {JPH::Vec3(1, 0, 0), JPH::Vec3(1, 0, 0)},
-        JPH::Vec3::sReplicate(1.0f), false);
+        JPH::Vec3::sReplicate(1.0f), kAround, false);
   // Flat caps: their own ring with axial normals.
   for (int end = 0; end < 2; ++end) {
     const float zc = end == 0 ? -half_height : half_height;
@@ -121,14 +122,14 @@ Mesh Box(JPH::Vec3 half) {
 
 }  // namespace
 
-Mesh MeshForGeom(const GeomDesc& geom) {
+Mesh MeshForGeom(const GeomDesc& geom, MeshDetail detail) {
   const auto& s = geom.size;
   switch (int(geom.type)) {
-    case int(GeomType::Sphere): return Roundish(s[0], 0.0f, JPH::Vec3::sReplicate(1.0f));
-    case int(GeomType::Capsule): return Roundish(s[0], s[1], JPH::Vec3::sReplicate(1.0f));
+    case int(GeomType::Sphere): return Roundish(s[0], 0.0f, JPH::Vec3::sReplicate(1.0f), detail);
+    case int(GeomType::Capsule): return Roundish(s[0], s[1], JPH::Vec3::sReplicate(1.0f), detail);
     case 4:  // ellipsoid
-      return Roundish(1.0f, 0.0f, JPH::Vec3(s[0], s[1], s[2]));
-    case int(GeomType::Cylinder): return Cylinder(s[0], s[1]);
+      return Roundish(1.0f, 0.0f, JPH::Vec3(s[0], s[1], s[2]), detail);
+    case int(GeomType::Cylinder): return Cylinder(s[0], s[1], detail);
     case int(GeomType::Box): return Box(JPH::Vec3(s[0], s[1], s[2]));
     default: return Mesh{};
   }

@@ -15,7 +15,7 @@ bool Visible(const GeomDesc& g) { return g.group < kVisibleGroups && g.rgba[3] >
 
 }  // namespace
 
-RenderModel::RenderModel(const CompiledModel& model) {
+RenderModel::RenderModel(const CompiledModel& model, MeshDetail detail) {
   const ModelDesc& desc = model.desc();
   float extent = 0.0f;
   JPH::Vec3 centre = JPH::Vec3::sZero();
@@ -26,7 +26,7 @@ RenderModel::RenderModel(const CompiledModel& model) {
     extent = std::max(extent, (JPH::Vec3(b.pos[0], b.pos[1], b.pos[2]) - centre).Length());
     for (const GeomDesc& g : b.geoms) {
       if (!Visible(g)) continue;
-      Mesh mesh = g.mesh >= 0 && g.mesh < int(desc.meshes.size()) ? MeshForMesh(desc.meshes[size_t(g.mesh)]) : MeshForGeom(g);
+      Mesh mesh = g.mesh >= 0 && g.mesh < int(desc.meshes.size()) ? MeshForMesh(desc.meshes[size_t(g.mesh)]) : MeshForGeom(g, detail);
       RenderGeom r{int(i), GeomFrame(g), std::move(mesh), JPH::Vec3(g.rgba[0], g.rgba[1], g.rgba[2])};
       if (!r.mesh.indices.empty()) body_geoms_.push_back(std::move(r));
       extent = std::max(extent, (JPH::Vec3(b.pos[0], b.pos[1], b.pos[2]) - centre).Length() +
@@ -46,7 +46,7 @@ RenderModel::RenderModel(const CompiledModel& model) {
       }
       continue;
     }
-    Mesh mesh = MeshForGeom(g);
+    Mesh mesh = MeshForGeom(g, detail);
     if (g.type == GeomType::HeightField && g.height_field >= 0 && g.height_field < int(desc.height_fields.size())) {
       const HeightFieldDesc& field = desc.height_fields[size_t(g.height_field)];
       mesh = MeshForHeightField(field, std::max(1, std::max(field.nrow, field.ncol) / 96));  // ~96 x 96 quads drawn

@@ -21,7 +21,7 @@ struct RenderGeom {
 
 class RenderModel {
  public:
-  explicit RenderModel(const CompiledModel& model);
+  explicit RenderModel(const CompiledModel& model, MeshDetail detail = kFineMesh);
 
   const std::vector<RenderGeom>& body_geoms() const { return body_geoms_; }
   const std::vector<RenderGeom>& static_geoms() const { return static_geoms_; }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace joltgym {
@@ -53,14 +54,20 @@ JPH::Vec3 RobotCom(const Robot& robot) {
   return mass > 0.0f ? weighted / mass : JPH::Vec3::sZero();
 }
 
+// floor() of a float as an int, without the library call it compiles to on baseline x86-64.
+inline int FloorOf(float x) {
+  const int i = int(x);
+  return i - (x < float(i));
+}
+
 JPH::Vec3 ToVec(const Vec3f& v) { return JPH::Vec3(v[0], v[1], v[2]); }
 JPH::Quat ToQuat(const Quatf& q) { return JPH::Quat(q[1], q[2], q[3], q[0]).Normalized(); }
 
 }  // namespace
 
 const RenderModel& Renderer::ModelFor(const CompiledModel& model) {
-  auto& slot = models_[&model];
-  if (!slot) slot = std::make_unique<RenderModel>(model);
+  auto& slot = models_[{&model, coarse_}];
+  if (!slot) slot = std::make_unique<RenderModel>(model, coarse_ ? kCoarseMesh : kFineMesh);
   return *slot;
 }
 
@@ -79,7 +86,7 @@ CameraPose Renderer::Pose(World& world, const CameraSpec& spec) {
     if (c.body >= 0 && c.mode == 1) {
       const BodyDesc& b = desc.bodies[size_t(c.body)];
       offset = JPH::Vec3(first.body(c.body).GetPosition()) - ToVec(b.pos);
-    } else if (c.body >= 0 && c.mode == 2) {
+    } else if (c.mode == 2) {  // on the world body: MuJoCo tracks the whole model's centre of mass
       JPH::Vec3 com0 = JPH::Vec3::sZero();
       float mass = 0.0f;
       for (const BodyDesc& b : desc.bodies) {
@@ -116,36 +123,109 @@ void Renderer::DrawFloor(const RenderModel& scene, const CameraPose& pose, float
   const float h = scene.floor_height();
   const float above = v.eye.GetZ() - h;
   const JPH::Vec3 base = scene.floor_rgb() * 255.0f;
+  const bool floor_seen = scene.has_floor() && above > 0.0f;
+  const float height_above = floor_seen ? above : 1.0f;
+  const float step_x = 1.0f / focal;  // a pixel to the right moves the ray by right / focal
+  const float sx = step_x * v.right.GetX(), sy = step_x * v.right.GetY(), sz = step_x * v.right.GetZ();
+  const float ex = v.eye.GetX(), ey = v.eye.GetY();
+  // A row at a time. A camera without roll (the orbit camera, the suite's) sees each row at one
+  // elevation: a row of sky is one colour, a row of floor one depth, and only the checker varies.
+  // Otherwise every pixel's colour and inverse depth, four at once in Jolt's SIMD vectors.
+  const bool level = std::abs(v.right.GetZ()) < 1e-6f;
+  const size_t padded = (size_t(width) + 3) & ~size_t(3);
+  row_.resize(padded);
+  row_rgb_.resize(3 * padded);
+  float* inv_row = row_.data();
+  std::uint32_t* red = row_rgb_.data();
+  std::uint32_t* green = red + padded;
+  std::uint32_t* blue = green + padded;
+  using JPH::UVec4;
+  using JPH::Vec4;
+  constexpr float kPerMetre = 1.0f / kCheckerSize;
+  const Vec4 lane(0.0f, 1.0f, 2.0f, 3.0f), one = Vec4::sReplicate(1.0f);
+  // The checker's dark cells (all ones) at the floor points t along rays (dx, dy) from the eye.
+  const auto dark_cells = [&](Vec4 t, Vec4 dx, Vec4 dy) {
+    const Vec4 fx = (Vec4::sReplicate(ex) + t * dx) * kPerMetre, fy = (Vec4::sReplicate(ey) + t * dy) * kPerMetre;
+    // floor(): truncation, less one where that rounded up (a true comparison is all ones: -1).
+    const UVec4 ix = fx.ToInt(), iy = fy.ToInt();
+    const UVec4 cells = ix + Vec4::sLess(fx, ix.ToFloat()) + iy + Vec4::sLess(fy, iy.ToFloat());
+    return UVec4::sEquals(UVec4::sAnd(cells, UVec4::sReplicate(1)), UVec4::sReplicate(1));
+  };
+  // The checker fades out with distance, where its squares shrink below a pixel: fade ~ exp(-s)
+  // as 1 / (1 + s + s^2 / 2) with s = 0.03 t, cheaper than exp.
+  const auto contrast = [&](Vec4 t, UVec4 dark) {
+    const Vec4 s = 0.03f * t, fade = one / (one + s + 0.5f * s * s);
+    return Vec4::sSelect(one, Vec4::sReplicate(0.82f), dark) * fade + 0.91f * (one - fade);
+  };
+  // The sky: a vertical gradient by the ray's elevation.
+  const auto sky = [&](Vec4 dx, Vec4 dy, Vec4 dz) {
+    return Vec4::sClamp(Vec4::sReplicate(0.5f) + 0.5f * dz / (dx * dx + dy * dy + dz * dz).Sqrt(), Vec4::sZero(), one);
+  };
+  constexpr float kSkyTop[3] = {200.0f, 215.0f, 235.0f}, kSkyRange[3] = {90.0f, 70.0f, 30.0f};
   for (int y = 0; y < height; ++y) {
     const float vy = (v.cy - (float(y) + 0.5f)) / focal;
-    for (int x = 0; x < width; ++x) {
-      const float ux = ((float(x) + 0.5f) - v.cx) / focal;
-      const JPH::Vec3 dir = v.forward + ux * v.right + vy * v.up;  // its view-axis component is 1
-      const size_t i = size_t(y) * size_t(width) + size_t(x);
-      std::uint8_t* p = rgb + 3 * i;
-      if (!scene.has_floor() || above <= 0.0f || dir.GetZ() >= -1e-6f) {  // sky: a vertical gradient
-        const float t = std::clamp(0.5f + 0.5f * dir.GetZ() / dir.Length(), 0.0f, 1.0f);
-        p[0] = std::uint8_t(200.0f - 90.0f * t), p[1] = std::uint8_t(215.0f - 70.0f * t), p[2] = std::uint8_t(235.0f - 30.0f * t);
-        continue;
+    const JPH::Vec3 start = v.forward + ((0.5f - v.cx) / focal) * v.right + vy * v.up;  // view-axis component 1
+    const float dx0 = start.GetX(), dy0 = start.GetY(), dz0 = start.GetZ();
+    const size_t row = size_t(y) * size_t(width);
+    if (level && !(floor_seen && dz0 < -1e-6f)) {  // a row of sky
+      const float middle = 0.5f * float(width - 1);
+      const float blend = sky(Vec4::sReplicate(dx0 + middle * sx), Vec4::sReplicate(dy0 + middle * sy),
+                              Vec4::sReplicate(dz0)).GetX();
+      std::uint8_t colour[3];
+      for (int k = 0; k < 3; ++k) colour[k] = std::uint8_t(kSkyTop[k] - kSkyRange[k] * blend);
+      for (int x = 0; x < width; ++x) std::memcpy(rgb + 3 * (row + size_t(x)), colour, 3);
+      continue;  // depth and flags stay Begin's: far, none
+    }
+    if (level) {  // a row of floor, at one depth
+      const float inv_t = -dz0 / height_above, t = 1.0f / inv_t;
+      std::uint8_t shades[2][3];  // light, dark
+      for (int dark = 0; dark < 2; ++dark) {
+        const float c = contrast(Vec4::sReplicate(t), dark ? UVec4::sReplicate(~0u) : UVec4::sZero()).GetX();
+        for (int k = 0; k < 3; ++k) shades[dark][k] = std::uint8_t(std::min(base[k] * c, 255.0f));
       }
-      const float t = -above / dir.GetZ();  // view depth of the floor point
-      const float fx = v.eye.GetX() + t * dir.GetX(), fy = v.eye.GetY() + t * dir.GetY();
-      const bool dark = ((int(std::floor(fx / kCheckerSize)) + int(std::floor(fy / kCheckerSize))) & 1) != 0;
-      // The checker fades out with distance, where its squares shrink below a pixel: fade ~ exp(-s)
-      // as 1 / (1 + s + s^2 / 2) with s = 0.03 t, which costs less than exp in this per-pixel loop.
-      const float s = 0.03f * t, fade = 1.0f / (1.0f + s + 0.5f * s * s);
-      const float contrast = (dark ? 0.82f : 1.0f) * fade + 0.91f * (1.0f - fade);
-      JPH::Vec3 colour = base * contrast;
+      for (int x = 0; x < width; x += 4) {
+        const Vec4 column = Vec4::sReplicate(float(x)) + lane;
+        dark_cells(Vec4::sReplicate(t), Vec4::sReplicate(dx0) + column * sx, Vec4::sReplicate(dy0) + column * sy)
+            .StoreInt4(red + x);
+      }
+      for (int x = 0; x < width; ++x) std::memcpy(rgb + 3 * (row + size_t(x)), shades[red[x] & 1], 3);
+      std::fill(inv_depth + row, inv_depth + row + size_t(width), inv_t);
+      std::fill(flags + row, flags + row + size_t(width), Rasterizer::kFloor);
+    } else {
+      for (int x = 0; x < width; x += 4) {
+        const Vec4 column = Vec4::sReplicate(float(x)) + lane;
+        const Vec4 dx = Vec4::sReplicate(dx0) + column * sx, dy = Vec4::sReplicate(dy0) + column * sy;
+        const Vec4 dz = Vec4::sReplicate(dz0) + column * sz;
+        const UVec4 on_floor = floor_seen ? Vec4::sLess(dz, Vec4::sReplicate(-1e-6f)) : UVec4::sZero();
+        const Vec4 inv_t = Vec4::sSelect(one, dz * (-1.0f / height_above), on_floor);  // 1 / view depth of the floor point
+        const Vec4 t = one / inv_t;
+        const Vec4 shade = contrast(t, dark_cells(t, dx, dy)), blend = sky(dx, dy, dz);
+        std::uint32_t* channels[3] = {red, green, blue};
+        for (int k = 0; k < 3; ++k) {
+          const Vec4 value = Vec4::sSelect(Vec4::sReplicate(kSkyTop[k]) - kSkyRange[k] * blend, base[k] * shade, on_floor);
+          Vec4::sMin(value, Vec4::sReplicate(255.0f)).ToInt().StoreInt4(channels[k] + x);
+        }
+        Vec4::sSelect(Vec4::sZero(), inv_t, on_floor).StoreFloat4(reinterpret_cast<JPH::Float4*>(inv_row + x));
+      }
+      for (int x = 0; x < width; ++x) {
+        std::uint8_t* p = rgb + 3 * (row + size_t(x));
+        p[0] = std::uint8_t(red[x]), p[1] = std::uint8_t(green[x]), p[2] = std::uint8_t(blue[x]);
+        inv_depth[row + size_t(x)] = inv_row[x];
+        flags[row + size_t(x)] = inv_row[x] > 0.0f ? Rasterizer::kFloor : 0;
+      }
+    }
+    if (circles.empty()) continue;
+    for (int x = 0; x < width; ++x) {  // marks on the floor
+      if (!(inv_depth[row + size_t(x)] > 0.0f)) continue;
+      const float t = 1.0f / inv_depth[row + size_t(x)];
+      const float fx = ex + t * (dx0 + float(x) * sx), fy = ey + t * (dy0 + float(x) * sy);
       for (const FloorCircle& c : circles) {
         const float d = std::hypot(fx - c.x, fy - c.y);
-        if (c.filled ? d <= c.radius : std::abs(d - c.radius) <= 0.5f * c.width)
-          colour = JPH::Vec3(c.rgb[0], c.rgb[1], c.rgb[2]) * 255.0f;
+        if (c.filled ? d <= c.radius : std::abs(d - c.radius) <= 0.5f * c.width) {
+          std::uint8_t* p = rgb + 3 * (row + size_t(x));
+          for (int j = 0; j < 3; ++j) p[j] = std::uint8_t(std::min(c.rgb[j] * 255.0f, 255.0f));
+        }
       }
-      p[0] = std::uint8_t(std::min(colour.GetX(), 255.0f));
-      p[1] = std::uint8_t(std::min(colour.GetY(), 255.0f));
-      p[2] = std::uint8_t(std::min(colour.GetZ(), 255.0f));
-      inv_depth[i] = 1.0f / t;
-      flags[i] = Rasterizer::kFloor;
     }
   }
 }
@@ -203,6 +283,7 @@ void Renderer::Render(World& world, const CameraSpec& camera, int width, int hei
                       const std::vector<FloorCircle>& circles) {
   if (width < 1 || height < 1) throw std::invalid_argument("width and height must be >= 1");
   std::lock_guard<std::mutex> lock(mutex_);
+  coarse_ = height <= kCoarseHeight;
   const CameraPose pose = Pose(world, camera);
   const RenderModel& scene = ModelFor(world.robot(0).model());
   if (!rgb) {

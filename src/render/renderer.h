@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <mutex>
 #include <memory>
 #include <vector>
@@ -48,6 +49,8 @@ class Renderer {
   CameraPose Pose(World& world, const CameraSpec& camera);
 
   static constexpr float kFarDepth = 1000.0f;  // depth of pixels that show the sky
+  // Frames at most this high draw round geoms with fewer triangles (kCoarseMesh).
+  static constexpr int kCoarseHeight = 96;
 
  private:
   const RenderModel& ModelFor(const CompiledModel& model);
@@ -57,12 +60,16 @@ class Renderer {
                  int only_robot);
 
   std::mutex mutex_;  // one frame at a time: the buffers below are the renderer's
-  std::map<const CompiledModel*, std::unique_ptr<RenderModel>> models_;
+  // Per model, fine (frames over kCoarseHeight) and coarse meshes.
+  std::map<std::pair<const CompiledModel*, bool>, std::unique_ptr<RenderModel>> models_;
+  bool coarse_ = false;  // the frame being drawn takes the coarse meshes
   Rasterizer raster_;
   std::vector<std::uint8_t> rgb_scratch_;
   std::vector<JPH::Vec3> world_positions_;
   std::vector<ScreenVertex> screen_;
   std::vector<unsigned char> visible_;
+  std::vector<float> row_;  // DrawFloor's per-row scratch: inverse depths, and the colours' channels
+  std::vector<std::uint32_t> row_rgb_;
 };
 
 }  // namespace joltgym

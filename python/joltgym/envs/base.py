@@ -19,6 +19,7 @@ from joltgym import _native
 from joltgym.closing import ClosesItsRenderer
 from joltgym.divergence import DIVERGED_KEY, warn_diverged
 from joltgym.model import JoltModel, SolverSettings
+from joltgym.pixels import PixelSettings, render_size
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, FrameRenderer, RenderSettings, camera_settings
 from joltgym import randomization
 from joltgym.randomization import PhysicsParameters
@@ -38,7 +39,8 @@ def _annotation(default: Any) -> str:
 def env_signature(task_name: str) -> inspect.Signature:
     """Gymnasium v5's signature of a task's env: ``xml_file``, ``frame_skip``,
     ``default_camera_config``, the native task's other keyword arguments with their defaults in
-    declaration order, then ``solver``, ``render_mode`` and ``**kwargs`` (the rendering keywords)."""
+    declaration order, then ``solver``, ``randomize``, ``render_mode``, ``obs_type``, ``frame_stack`` and
+    ``**kwargs`` (the rendering keywords)."""
     spec = task_spec(task_name)
     native = spec.native.defaults
     task_parameters = [inspect.Parameter(name, _POSITIONAL, default=value, annotation=_annotation(value))
@@ -55,6 +57,8 @@ def env_signature(task_name: str) -> inspect.Signature:
         inspect.Parameter("solver", _POSITIONAL, default=None, annotation="SolverSettings | str | None"),
         inspect.Parameter("randomize", _POSITIONAL, default=None, annotation="str | list | None"),
         inspect.Parameter("render_mode", _POSITIONAL, default=None, annotation="str | None"),
+        inspect.Parameter("obs_type", _POSITIONAL, default="state", annotation="str"),
+        inspect.Parameter("frame_stack", _POSITIONAL, default=1, annotation="int"),
         inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD, annotation="Any"),
     ])
 
@@ -103,8 +107,11 @@ class JoltEnv(ClosesItsRenderer, PhysicsParameters, gym.Env, EzPickle):
 
     Rendering takes MujocoEnv's keywords: ``render_mode`` ("human", "rgb_array", "depth_array",
     "rgbd_tuple"), ``width`` and ``height`` (480), ``camera_id`` or ``camera_name`` (a camera of
-    the MJCF; default: the tracking free camera), ``default_camera_config`` (default: the task's,
-    v5's); see ``joltgym.rendering``. Drawing reads the world and never changes it.
+    the MJCF; default: the task's camera, else the tracking free camera), ``default_camera_config``
+    (default: the task's, v5's); see ``joltgym.rendering``. Drawing reads the world and never changes it.
+
+    ``obs_type="pixels"`` observes that camera's frames (84 x 84 by default), ``"pixels_state"`` a dict of
+    them and the state observation, ``frame_stack=k`` the last k frames (``joltgym.pixels``).
     """
 
     metadata = {"render_modes": RENDER_MODES}
@@ -118,10 +125,12 @@ class JoltEnv(ClosesItsRenderer, PhysicsParameters, gym.Env, EzPickle):
         randomize: str | list | None = None,
         render_mode: str | None = None,
         default_camera_config: dict | None = None,
-        width: int = DEFAULT_SIZE,
-        height: int = DEFAULT_SIZE,
+        width: int | None = None,
+        height: int | None = None,
         camera_id: int | None = None,
         camera_name: str | None = None,
+        obs_type: str = "state",
+        frame_stack: int = 1,
         **task_kwargs: Any,
     ):
         EzPickle.__init__(
@@ -135,9 +144,13 @@ class JoltEnv(ClosesItsRenderer, PhysicsParameters, gym.Env, EzPickle):
             height=height,
             camera_id=camera_id,
             camera_name=camera_name,
+            obs_type=obs_type,
+            frame_stack=frame_stack,
             **task_kwargs,
         )
         spec = task_spec(task_name)
+        self._pixels = PixelSettings.of(obs_type, width, height, frame_stack)
+        width, height = render_size(self._pixels, width, height, DEFAULT_SIZE)
         self.render_mode = render_mode
         self.model: JoltModel
         self.model, self.task = spec.load(xml_file, solver, task_kwargs, _use_the_tasks_own_id)
@@ -147,7 +160,8 @@ class JoltEnv(ClosesItsRenderer, PhysicsParameters, gym.Env, EzPickle):
         self.frame_skip = self.task.frame_skip
         self.dt = self.task.dt
         self.metadata = {"render_modes": RENDER_MODES, "render_fps": int(np.round(1.0 / self.dt))}
-        camera = camera_settings(self.model, camera_id, camera_name, default_camera_config, default_config=spec.camera)
+        camera = camera_settings(self.model, camera_id, camera_name, default_camera_config, default_config=spec.camera,
+                                 default_camera_id=spec.camera_id)
         self.width, self.height, self.camera_id, self.camera_name = width, height, camera_id, camera_name
         self.renderer = FrameRenderer(
             RenderSettings(render_mode, width, height, camera, self.metadata["render_fps"], spec.env_id),
@@ -155,8 +169,10 @@ class JoltEnv(ClosesItsRenderer, PhysicsParameters, gym.Env, EzPickle):
         )
         self.observation_structure = self.task.observation_structure
         self.action_space = action_space(self.task, self.model)
-        self.observation_space = observation_space(self.task)
+        self.observation_space = self._pixels.observation_space(observation_space(self.task))
         self._view = ObservationView(self.task)
+        # the last frame_stack frames, oldest first (pixel observations)
+        self._frames = np.zeros((self._pixels.frame_stack, height, width, 3), np.uint8) if self._pixels.pixels else None
         self.init_qpos = self.model.init_qpos.copy()
         self.init_qvel = self.model.init_qvel.copy()
         self._elapsed_steps = 0
@@ -168,7 +184,7 @@ class JoltEnv(ClosesItsRenderer, PhysicsParameters, gym.Env, EzPickle):
         self._elapsed_steps = 0
         if self.render_mode == "human":  # Gymnasium's "human" mode draws on every reset and step
             self.render()
-        return self._view(obs), info
+        return self._observe(obs, fresh=True), info
 
     def step(self, action):
         self._check_open()
@@ -179,7 +195,20 @@ class JoltEnv(ClosesItsRenderer, PhysicsParameters, gym.Env, EzPickle):
             warn_diverged(self.spec.id if self.spec else type(self).__name__)
         if self.render_mode == "human":
             self.render()
-        return self._view(obs), reward, terminated, diverged and not terminated, info
+        return self._observe(obs), reward, terminated, diverged and not terminated, info
+
+    def _observe(self, obs: np.ndarray, fresh: bool = False):
+        """The observation space's value of the state observation ``obs`` (with pixels: drawn now; a
+        ``fresh`` frame fills the stack)."""
+        if self._frames is None:
+            return self._view(obs)
+        frame = self.renderer.frame()[0]
+        if fresh:
+            self._frames[:] = frame
+        else:
+            self._frames[:-1] = self._frames[1:]
+            self._frames[-1] = frame
+        return self._pixels.observation(self._view(obs), self._frames.copy())
 
     def _physics_owner(self):
         return self._core
@@ -228,8 +257,10 @@ class JoltEnv(ClosesItsRenderer, PhysicsParameters, gym.Env, EzPickle):
             seed_state, elapsed, _ = self._core.restore_state(qpos)
             self._episode_seeds.restore(seed_state)
             self._elapsed_steps = int(elapsed)
-            return
-        self._core.set_state(qpos, qvel)
+        else:
+            self._core.set_state(qpos, qvel)
+        if self._frames is not None:  # a restored env's frame stack restarts, as the vector env's
+            self._frames[:] = self.renderer.frame()[0]
 
     def render(self):
         """The current frame in ``render_mode``: HxWx3 uint8 ("rgb_array"), HxW float32 metres along

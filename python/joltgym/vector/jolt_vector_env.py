@@ -25,6 +25,7 @@ from gymnasium.vector.utils import batch_space
 from joltgym import _native
 from joltgym.divergence import DIVERGED_KEY, warn_diverged
 from joltgym.model import SolverSettings
+from joltgym.pixels import PixelSettings, render_size
 from joltgym.rendering import DEFAULT_SIZE, RENDER_MODES, RenderSettings, VectorRenderer, camera_settings
 from joltgym import randomization
 from joltgym.randomization import PhysicsParameters
@@ -80,6 +81,9 @@ class JoltVectorEnv(PhysicsParameters, AsynchronousSteps, SavedStates, VectorEnv
             single env takes them; ``render()`` returns one frame per env (a tuple, as
             Gymnasium's vector envs do), or with ``render_mosaic=True`` one image of them all
             tiled (``joltgym.rendering.tile``). ``render_envs`` limits drawing to some envs.
+        obs_type, frame_stack: as the single env takes them ("pixels", "pixels_state";
+            ``joltgym.pixels``): the frames are drawn inside the native pool, on the threads that
+            step the envs, after each step and reset.
         **task_kwargs: the task's own keyword arguments (as its single env takes them).
     """
 
@@ -99,13 +103,15 @@ class JoltVectorEnv(PhysicsParameters, AsynchronousSteps, SavedStates, VectorEnv
         randomize: str | list | None = None,
         render_mode: str | None = None,
         xml_file: str | None = None,
-        width: int = DEFAULT_SIZE,
-        height: int = DEFAULT_SIZE,
+        width: int | None = None,
+        height: int | None = None,
         camera_id: int | None = None,
         camera_name: str | None = None,
         default_camera_config: dict | None = None,
         render_mosaic: bool = False,
         render_envs: list[int] | None = None,
+        obs_type: str = "state",
+        frame_stack: int = 1,
         **task_kwargs: Any,
     ):
         self._closed = False
@@ -120,8 +126,10 @@ class JoltVectorEnv(PhysicsParameters, AsynchronousSteps, SavedStates, VectorEnv
                  num_threads=num_threads, robots_per_world=robots_per_world, copy=copy, batch_size=batch_size, solver=solver, randomize=randomize, render_mode=render_mode, xml_file=xml_file,
                  width=width, height=height, camera_id=camera_id, camera_name=camera_name,
                  default_camera_config=default_camera_config, render_mosaic=render_mosaic,
-                 render_envs=render_envs, **task_kwargs),
+                 render_envs=render_envs, obs_type=obs_type, frame_stack=frame_stack, **task_kwargs),
         )
+        self._pixels = PixelSettings.of(obs_type, width, height, frame_stack)
+        width, height = render_size(self._pixels, width, height, DEFAULT_SIZE)
         spec = task_spec(task) if task is not None else task_for_model(model_path or xml_file)
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
@@ -165,7 +173,8 @@ class JoltVectorEnv(PhysicsParameters, AsynchronousSteps, SavedStates, VectorEnv
         self._same_step = autoreset_mode == AutoresetMode.SAME_STEP
         self.dt = self.model.timestep * self.task.frame_skip
         self.metadata["render_fps"] = int(np.round(1.0 / self.dt))
-        camera = camera_settings(self.model, camera_id, camera_name, default_camera_config, default_config=spec.camera)
+        camera = camera_settings(self.model, camera_id, camera_name, default_camera_config, default_config=spec.camera,
+                                 default_camera_id=spec.camera_id)
         self._render_settings = RenderSettings(render_mode, width, height, camera, self.metadata["render_fps"], spec.env_id)
         self.render_mosaic = bool(render_mosaic)
         self.render_envs = list(range(self.num_envs)) if render_envs is None else [int(i) for i in render_envs]
@@ -175,7 +184,7 @@ class JoltVectorEnv(PhysicsParameters, AsynchronousSteps, SavedStates, VectorEnv
         self._renderer = VectorRenderer.of_pool(self._pool, self.render_envs, self._render_settings, self._lock,
                                                 self._check_open, mosaic=self.render_mosaic)
         self.single_action_space = action_space(self.task, self.model)
-        self.single_observation_space = observation_space(self.task)
+        self.single_observation_space = self._pixels.observation_space(observation_space(self.task))
         self._view = ObservationView(self.task)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -202,6 +211,10 @@ class JoltVectorEnv(PhysicsParameters, AsynchronousSteps, SavedStates, VectorEnv
                        np.zeros(b, bool))
         self._batch_flags = (np.zeros(b, bool), np.zeros(b, bool))
         self._last_ids = np.arange(n, dtype=np.int32)  # the envs send() steps when given no env_ids
+        if self._pixels.pixels:
+            self._pool.enable_frames(width, height, camera, self._pixels.frame_stack)
+        # the frame stacks' buffers with copy=False, as the observations': every env's, and recv's batch
+        self._frames, self._batch_frames = self._frame_buffer(n), self._frame_buffer(b)
 
     @property
     def num_threads(self) -> int:
@@ -243,7 +256,24 @@ class JoltVectorEnv(PhysicsParameters, AsynchronousSteps, SavedStates, VectorEnv
         self._last_ids = np.arange(self.num_envs, dtype=np.int32)
         if self.batch_size < self.num_envs:
             infos["env_id"], infos["_env_id"] = self._last_ids.copy(), np.ones(self.num_envs, bool)
-        return self._view(self._obs), infos
+        return self._observe(self._obs, self._frame_stacks(buffer=self._frames)), infos
+
+    def _frame_buffer(self, rows: int) -> np.ndarray | None:
+        p = self._pixels
+        return np.zeros((rows, p.frame_stack, p.height, p.width, 3), np.uint8) if p.pixels else None
+
+    def _frame_stacks(self, env_ids=None, finals: bool = False, buffer: np.ndarray | None = None):
+        """The pool's frame stacks of ``env_ids`` (None: every env), or None without pixels: into
+        ``buffer`` with copy=False, else a new array; ``finals``: those that ended episodes (SAME_STEP)."""
+        if not self._pixels.pixels:
+            return None
+        out = buffer if buffer is not None and not self.copy else self._frame_buffer(
+            self.num_envs if env_ids is None else len(env_ids))
+        self._pool.frames_into(out, None if env_ids is None else np.asarray(env_ids, np.int32), finals)
+        return out
+
+    def _observe(self, obs: np.ndarray, frames: np.ndarray | None):
+        return self._pixels.observation(self._view(obs), frames)
 
     def _seed_array(self, seed) -> tuple[np.ndarray, np.ndarray]:
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
@@ -284,10 +314,11 @@ class JoltVectorEnv(PhysicsParameters, AsynchronousSteps, SavedStates, VectorEnv
                 *((None, None) if self.copy else self._flags),
             )
             self._obs = obs
+            frames = self._frame_stacks(buffer=self._frames)
             if diverged or (reset and self._same_step):
                 self._report_step_events(infos, diverged, reset, self._was_reset, self._final_obs,
                                          self._final_infos, self._diverged, np.arange(self.num_envs))
-            return self._view(obs), rewards, terminated, truncated, infos
+            return self._observe(obs, frames), rewards, terminated, truncated, infos
 
     def send(self, actions, env_ids=None) -> None:
         """Sends ``actions[k]`` to env ``env_ids[k]`` and returns while those envs step on the pool's
@@ -325,11 +356,12 @@ class JoltVectorEnv(PhysicsParameters, AsynchronousSteps, SavedStates, VectorEnv
                 *((None, None) if self.copy else self._batch_flags),
             )
             self._last_ids = ids
+            frames = self._frame_stacks(ids, buffer=self._batch_frames)
             if diverged or (reset and self._same_step):
                 self._report_step_events(infos, diverged, reset, b_reset, b_final_obs, b_final_infos, b_diverged, ids,
                                          terminated | truncated)
             infos["env_id"], infos["_env_id"] = ids.copy(), np.ones(len(ids), bool)
-            return self._view(obs), rewards, terminated, truncated, infos
+            return self._observe(obs, frames), rewards, terminated, truncated, infos
 
     def _report_step_events(self, infos: dict[str, Any], diverged: bool, reset: bool, was_reset: np.ndarray,
                             final_obs_rows: np.ndarray, final_info_rows: np.ndarray, diverged_rows: np.ndarray,
@@ -345,8 +377,10 @@ class JoltVectorEnv(PhysicsParameters, AsynchronousSteps, SavedStates, VectorEnv
         if reset and self._same_step:
             ended = was_reset.copy() if ended is None else was_reset & ended
             final_obs = np.empty(rows, dtype=object)
-            for i in np.flatnonzero(ended):
-                final_obs[i] = self._view(final_obs_rows[i].copy())
+            rows_ended = np.flatnonzero(ended)
+            final_frames = self._frame_stacks(np.asarray(env_ids)[rows_ended], finals=True)
+            for k, i in enumerate(rows_ended):
+                final_obs[i] = self._observe(final_obs_rows[i].copy(), None if final_frames is None else final_frames[k])
             final_info = self._info_dict(final_info_rows, lambda at_reset: ended.copy())
             if diverged:
                 final_info[DIVERGED_KEY], final_info["_" + DIVERGED_KEY] = diverged_rows.copy(), diverged_rows.copy()
