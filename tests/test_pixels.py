@@ -179,3 +179,4 @@ def test_pixel_sizes_and_the_render_size():
     assert obs.shape == (48, 64, 3) and np.array_equal(env.render(), obs)
     assert make("HalfCheetah", obs_type="pixels").observation_space.shape == (84, 84, 3)
     assert make("HalfCheetah", render_mode="rgb_array").unwrapped.renderer.settings.width == 480
+

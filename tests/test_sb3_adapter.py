@@ -53,3 +53,12 @@ def test_ppo_trains_through_the_adapter():
     assert len(model.ep_info_buffer) >= 4  # episodes ended and were recorded via the adapter's infos
     action, _ = model.predict(venv.reset(), deterministic=True)
     assert action.shape == (4, 6)
+
+
+def test_stable_baselines3_trains_a_cnn_policy_on_the_pools_frames():
+    from stable_baselines3 import PPO
+
+    env = JoltSB3VecEnv(2, task="CheetahRun", obs_type="pixels", width=64, height=64, max_episode_steps=20)
+    model = PPO("CnnPolicy", env, n_steps=32, batch_size=32, n_epochs=1, seed=0)
+    model.learn(64)
+    assert model.observation_space.shape == (3, 64, 64)  # SB3 moved the channels first itself
