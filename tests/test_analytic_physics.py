@@ -217,3 +217,31 @@ def test_root_on_two_slides_translates_only_and_holds_its_limits(build_world):
     np.testing.assert_allclose(world.qpos, [0.2, -0.25], atol=0.005)
     assert abs(world.body_com()[0, 2] - 0.5) < 1e-4  # gravity cannot move it: z is not a DOF
     np.testing.assert_allclose(world.body_quat()[0], [1, 0, 0, 0], atol=1e-6)
+
+
+@pytest.mark.parametrize("articulated", [False, True], ids=["joint_by_joint", "articulated"])
+def test_a_tiny_body_turns_with_its_own_inertia(build_world, articulated):
+    """A 1 g sphere of 1 cm (I = 4e-8 kg m^2, where Jolt would substitute a unit sphere's 4e-4) spun by a motor:
+    alpha = tau / I, as MuJoCo's (dm_control's fish has fins this small)."""
+    xml = """
+<mujoco>
+  <option timestep="0.001" gravity="0 0 0"/>
+  <worldbody>
+    <body name="bead">
+      <joint name="spin" type="hinge" axis="0 0 1"/>
+      <geom type="sphere" size="0.01" mass="0.001" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+  <actuator><motor joint="spin" gear="1e-6"/></actuator>
+</mujoco>
+"""
+    settings = joltgym.SolverSettings(articulated_joints=True, baumgarte=1.0) if articulated else None
+    model, world = build_world(xml, settings)
+    m = model.mj_model
+    data = mujoco.MjData(m)
+    data.ctrl[:] = 1.0
+    for _ in range(10):
+        mujoco.mj_step(m, data)
+        world.step(np.ones(1, np.float32))
+    assert data.qvel[0] == pytest.approx(10 * 0.001 * 1e-6 / 4e-8, rel=1e-3)  # 0.25 rad/s
+    assert world.qvel[0] == pytest.approx(data.qvel[0], rel=1e-3)

@@ -61,7 +61,7 @@ class SolverSettings:
     baumgarte: float = 0.2
     # Every joint row of a robot solved exactly at each iteration in its tree's joint space, because
     # joint-by-joint iterations converge slowly where armature dwarfs the links. Needs a free or
-    # world-hinged root with hinges below it (one per body, or two or three about one anchor) or
+    # world-hinged root with hinges below it (one per body, or two or three on one body) or
     # planar links; other models raise UnsupportedFeatureError naming the body.
     articulated_joints: bool = False
     # A planar articulated robot stepped as MuJoCo's Euler integrator steps it (velocity products
@@ -150,6 +150,17 @@ def compile_mjcf(path: str | os.PathLike) -> mujoco.MjModel:
         raise ModelLoadError(f"MuJoCo could not compile {resolved}: {exc}") from exc
 
 
+def default_solver(mj_model: mujoco.MjModel) -> SolverSettings:
+    """``load_model``'s solver when none is given: joint by joint, but where a body's hinges have
+    anchors of their own (dm_control's humanoid's ankles), which only the joint-space solve holds."""
+    hinge = int(mujoco.mjtJoint.mjJNT_HINGE)
+    for body in range(mj_model.nbody):
+        joints = [j for j in range(mj_model.njnt) if mj_model.jnt_bodyid[j] == body and mj_model.jnt_type[j] == hinge]
+        if any(np.abs(mj_model.jnt_pos[j] - mj_model.jnt_pos[joints[0]]).max() > 1e-5 for j in joints[1:]):
+            return SolverSettings(position_iterations=1, baumgarte=1.0, articulated_joints=True)
+    return SolverSettings()
+
+
 def load_model(path: str | os.PathLike, solver: SolverSettings | None = None,
                edit: Callable[[mujoco.MjModel], None] | None = None) -> JoltModel:
     """Compile an MJCF file with MuJoCo, then for Jolt; ``edit`` may change the compiled MuJoCo
@@ -158,7 +169,7 @@ def load_model(path: str | os.PathLike, solver: SolverSettings | None = None,
     if edit is not None:
         edit(mj_model)
     desc = describe(mj_model)
-    desc.solver = (solver or SolverSettings()).to_native()
+    desc.solver = (solver or default_solver(mj_model)).to_native()
     native = _native.Model(desc)
     return JoltModel(
         path=resolve_model_path(path),

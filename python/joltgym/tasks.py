@@ -440,6 +440,12 @@ TASKS: dict[str, TaskSpec] = {
         _suite_task("FingerSpin", "finger.xml", _FINGER, edit_model=_finger_spin_damping),
         _suite_task("FingerTurnEasy", "finger.xml", _FINGER),
         _suite_task("FingerTurnHard", "finger.xml", _FINGER),
+        # tiny fins in a dense fluid; each fin's two hinges have anchors of their own
+        _suite_task("FishUpright", "fish.xml", _articulated(1, 2)),
+        # its ankles are two hinges about anchors of their own, which the joint-space solve holds
+        _suite_task("HumanoidStand", "humanoid.xml", _articulated(1, 2)),
+        _suite_task("HumanoidWalk", "humanoid.xml", _articulated(1, 2)),
+        _suite_task("HumanoidRun", "humanoid.xml", _articulated(1, 2)),
         # dm_control builds these from swimmer.xml (joltgym.suite_assets); no contacts
         _suite_task("SwimmerSwimmer6", "swimmer6.xml", _articulated(1, 1, mujoco_euler=True)),
         _suite_task("SwimmerSwimmer15", "swimmer15.xml", _articulated(1, 1, mujoco_euler=True)),

@@ -116,3 +116,22 @@ FingerTurnEasyEnv, FingerTurnEasyVectorEnv = _suite_env(
     (from the hinge, 2) and dist_to_target (1).""")
 FingerTurnHardEnv, FingerTurnHardVectorEnv = _suite_env(
     "FingerTurnHard", """finger turn_hard: finger turn_easy with a 3 cm target.""")
+HumanoidStandEnv, HumanoidStandVectorEnv = _suite_env(
+    "HumanoidStand",
+    """humanoid stand: reward small control x standing x upright x don't move: standing tolerance(head height,
+    (1.4, inf), margin 0.35), upright tolerance(torso zz, (0.9, inf), margin 1.9, linear, 0), small control (4 +
+    mean quadratic tolerance of each control) / 5, don't move the mean of tolerance(x and y speed of the centre of
+    mass, margin 2). Observation: joint_angles (qpos[7:], 21), head_height (1), extremities (hands and feet from the
+    torso in its frame, 12), torso_vertical (torso zx, zy, zz: 3), com_velocity (3), velocity (qvel, 27). Starts
+    from random joint angles and a random orientation where the model stands, redrawn until nothing touches.""")
+HumanoidWalkEnv, HumanoidWalkVectorEnv = _suite_env(
+    "HumanoidWalk",
+    """humanoid walk: humanoid stand's small control x standing x upright x (5 x tolerance(horizontal speed of the
+    centre of mass, (1, inf), margin 1, linear, 0) + 1) / 6; humanoid stand's observation and starts.""")
+HumanoidRunEnv, HumanoidRunVectorEnv = _suite_env(
+    "HumanoidRun", """humanoid run: humanoid walk's reward at 10 m/s (margin 10).""")
+FishUprightEnv, FishUprightVectorEnv = _suite_env(
+    "FishUpright",
+    """fish upright: reward tolerance(torso zz, (1, 1), margin 1), the fish free in a dense fluid. Observation:
+    joint_angles (tail and fins, qpos[7:], 7), upright (torso zz, 1), velocity (qvel, 13). Starts at a uniformly
+    random orientation with every joint uniform in [-0.2, 0.2], at rest.""")

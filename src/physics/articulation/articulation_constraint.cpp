@@ -106,12 +106,18 @@ void ArticulationConstraint::BuildMotions() {
         rate_row_[size_t(first)] = axis;
         add(HingeRate(first), axis.Cross(p - anchor), axis);
       } else {  // each coordinate's axis as the ones before it leave it, its rate row their inverse
-        const GimbalCoordinates g = MeasureGimbalAxes(parent * h.gimbal_rest, h.gimbal_basis, child.GetRotation());
+        const JPH::Quat rest = parent * h.gimbal_rest;
+        const GimbalCoordinates g = h.gimbal_anchors_apart ? MeasureGimbal(rest, h.gimbal_basis, child.GetRotation(), h.gimbal_lock_third)
+                                   : MeasureGimbalAxes(rest, h.gimbal_basis, child.GetRotation(), h.gimbal_lock_third);
         for (int k = first; k < first + hinges_on_[i]; ++k) {
           const ArticulatedHinge& c = hinges_[size_t(k)];
           const JPH::Vec3 axis = c.gimbal_sign * g.axes[c.gimbal_slot];
           rate_row_[size_t(k)] = c.gimbal_sign * g.rate_rows[c.gimbal_slot];
-          add(HingeRate(k), axis.Cross(p - anchor), axis);
+          const JPH::Vec3 turns_about =
+              h.gimbal_anchors_apart
+                  ? JPH::Vec3(child.GetCenterOfMassPosition()) + child.GetRotation() * AnchorOnChild(int(i), c.gimbal_slot, g.angles)
+                  : anchor;
+          add(HingeRate(k), axis.Cross(p - turns_about), axis);
         }
       }
     }
@@ -205,7 +211,11 @@ bool ArticulationConstraint::SolvePositionConstraint(float, float baumgarte) {
       const JPH::Quat parent = h.parent >= 0 ? placed_rotation_[size_t(h.parent)] : JPH::Quat::sIdentity();
       placed_rotation_[i] = PlacedRotation(int(i), parent);
       const JPH::Vec3 anchor = h.parent >= 0 ? placed_[size_t(h.parent)] + parent * h.anchor_local1 : h.anchor_local1;
-      placed_[i] = anchor - placed_rotation_[i] * h.anchor_local2;
+      const JPH::Vec3 on_child =
+          h.gimbal_anchors_apart
+              ? AnchorOnChild(int(i), 0, MeasureGimbal(parent * h.gimbal_rest, h.gimbal_basis, placed_rotation_[i], h.gimbal_lock_third).angles)
+              : h.anchor_local2;
+      placed_[i] = anchor - placed_rotation_[i] * on_child;
     }
     const JPH::Vec3 d = p - placed_[i];
     mass += bodies_[i].mass;
@@ -239,6 +249,13 @@ bool ArticulationConstraint::SolvePositionConstraint(float, float baumgarte) {
   }
   RememberPlacement();
   return moved;
+}
+
+JPH::Vec3 ArticulationConstraint::AnchorOnChild(int i, int slot, JPH::Vec3Arg angles) const {
+  const int first = hinge_of_[size_t(i)];
+  JPH::Vec3 anchors[3];
+  for (int s = 0; s < hinges_on_[size_t(i)]; ++s) anchors[s] = hinges_[size_t(first + s)].anchor_local2;
+  return GimbalAnchorOnChild(anchors, hinges_on_[size_t(i)], slot, hinges_[size_t(first)].gimbal_basis, angles);
 }
 
 JPH::Quat ArticulationConstraint::PlacedRotation(int i, JPH::QuatArg parent) const {

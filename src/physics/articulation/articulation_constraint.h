@@ -18,7 +18,8 @@
 // A body on two or three hinges about one anchor (gimbal.h: the Humanoid's abdomen, hips and
 // shoulders) has one rate per hinge; each hinge's world axis is the one the coordinates before
 // it leave (MeasureGimbal), so the rates are MuJoCo's qvel and the drive and limit rows act on
-// them as on a single hinge's.
+// them as on a single hinge's. Where the hinges have anchors of their own (dm_control's humanoid's
+// ankles), each rate turns the body about its own hinge's anchor (GimbalAnchorOnChild).
 //
 // Positions: Jolt integrates each body on its own, so a child's rotation drifts off its hinge's
 // axis and its anchor off its parent's. The position step places the tree again, parents first:
@@ -30,7 +31,7 @@
 // step and still leave the anchors apart.
 //
 // Supported trees: a free or world-hinged root and 3-D hinges below it (one per body, or two or
-// three about one anchor), one constraint per tree (CompiledModel::CompileArticulation).
+// three on one body), one constraint per tree (CompiledModel::CompileArticulation).
 #pragma once
 
 #include <Jolt/Jolt.h>
@@ -110,6 +111,8 @@ class ArticulationConstraint final : public TreeConstraint, public TreeContactSo
   void ApplyRateImpulse(int hinge, float impulse);
   // Where the hinges put body i's rotation, its parent's placed at `parent` (identity: the world).
   JPH::Quat PlacedRotation(int i, JPH::QuatArg parent) const;
+  // Body i's point, in its COM frame, on the anchor of its hinge `slot`, hinges with anchors apart.
+  JPH::Vec3 AnchorOnChild(int i, int slot, JPH::Vec3Arg angles) const;
 
   std::vector<BodyInfo> bodies_;
   std::vector<ArticulatedHinge> hinges_;

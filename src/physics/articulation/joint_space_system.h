@@ -48,6 +48,9 @@ struct ArticulatedHinge {
   JPH::Quat gimbal_rest;             // the child's frame in the parent's, every coordinate zero
   JPH::Quat gimbal_basis;            // (a1, a2, a1 x a2) as columns, in the child's frame
   bool gimbal_lock_third = false;    // two hinges: the third rotation stays zero
+  // The body's hinges have anchors of their own (GimbalAnchorOnChild): each hinge's anchor_local2
+  // is its own anchor at rest, and the point on the child its anchor meets moves with the coordinates.
+  bool gimbal_anchors_apart = false;
 };
 
 // Per-rate rows of values, `stride` wide, in one block: [rate][column] as a 2-D array would index

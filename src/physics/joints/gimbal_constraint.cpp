@@ -30,7 +30,7 @@ void GimbalConstraint::SetupPoint() {
 
 float GimbalConstraint::SetupLock() {
   const GimbalCoordinates g =
-      MeasureGimbal(mBody1->GetRotation() * params_.rest_in_parent, params_.basis, mBody2->GetRotation());
+      MeasureGimbal(mBody1->GetRotation() * params_.rest_in_parent, params_.basis, mBody2->GetRotation(), true);
   lock_row_ = g.rate_rows[2];
   lock_.CalculateConstraintProperties(*mBody1, *mBody2, lock_row_);
   return g.angles.GetZ();

@@ -94,6 +94,10 @@ CompiledModel::CompiledModel(const ModelDesc& desc) : desc_(desc) {
   CompileJoints();
   if (desc_.solver.planar_links) CompilePlanarLinks();
   if (desc_.solver.articulated_joints) CompileArticulation();
+  for (const CompiledBody& b : bodies_)  // a GimbalConstraint holds one anchor
+    if (b.gimbal_anchors_apart && !b.articulated)
+      throw UnsupportedFeature("body '" + b.name + "': hinges on one body with anchors of their own ('" +
+                               joints_[size_t(b.joints[0])].name + "', ...) need SolverSettings(articulated_joints=True)");
   if (desc_.solver.mujoco_euler && !std::any_of(bodies_.begin(), bodies_.end(), [](const CompiledBody& b) {
         return b.articulated && b.planar_link;
       }))
@@ -259,7 +263,7 @@ void CompiledModel::CompileArticulation() {
   const auto refuse = [](const std::string& why) {
     throw UnsupportedFeature("solver articulated_joints: " + why +
                              " (it supports trees of a free or world-hinged root and 3-D hinges below it, one per body "
-                             "or two or three about one anchor; "
+                             "or two or three on one body; "
                              "set it to False)");
   };
   std::vector<int> root(bodies_.size()), children(bodies_.size(), 0);
@@ -341,23 +345,21 @@ bool CompiledModel::TryCompileGimbal(CompiledBody& b) {
   for (int j : js)
     if (joints_[j].type != JointType::Hinge) return false;
   const CompiledJoint& first = joints_[js[0]];
-  for (size_t k = 1; k < js.size(); ++k) {
-    const CompiledJoint& other = joints_[js[k]];
-    if ((other.anchor_local - first.anchor_local).Length() > kAnchorTolerance)
-      throw UnsupportedFeature("body '" + b.name + "': hinges on one body must share one anchor ('" + first.name +
-                               "' and '" + other.name + "' do not)");
-  }
+  bool apart = false;
+  for (size_t k = 1; k < js.size(); ++k) apart |= (joints_[js[k]].anchor_local - first.anchor_local).Length() > kAnchorTolerance;
   const JPH::Vec3 a1 = first.axis_local, a2 = joints_[js[1]].axis_local;
   const JPH::Vec3 a3 = a1.Cross(a2);
   const bool orthogonal = std::abs(a1.Dot(a2)) < kAxisTolerance &&
                           (js.size() == 2 || std::abs(std::abs(a3.Dot(joints_[js[2]].axis_local)) - 1.0f) < kAxisTolerance);
   if (!orthogonal)
     throw UnsupportedFeature("body '" + b.name + "': hinges on one body must have mutually orthogonal axes");
-  // The decomposition reads the middle coordinate in [-90, 90] degrees; beyond that (and
-  // at gimbal lock) the coordinates would jump, so the middle hinge's range must stay inside.
+  // Three hinges: the decomposition reads the middle coordinate in [-90, 90] degrees; beyond that
+  // (and at gimbal lock) the coordinates would jump, so the middle hinge's range must stay inside.
+  // Two hinges are read over the whole circle.
   const CompiledJoint& middle = joints_[js[1]];
   const float reach = kHalfPi - kGimbalLockMargin;
-  if (!middle.limited || middle.range_lo - middle.qpos0[0] < -reach || middle.range_hi - middle.qpos0[0] > reach)
+  if (js.size() == 3 &&
+      (!middle.limited || middle.range_lo - middle.qpos0[0] < -reach || middle.range_hi - middle.qpos0[0] > reach))
     throw UnsupportedFeature("body '" + b.name + "': the second hinge of a multi-hinge body ('" + middle.name +
                              "') must be limited to within +-88 degrees");
   b.attachment = Attachment::Gimbal;
@@ -365,6 +367,7 @@ bool CompiledModel::TryCompileGimbal(CompiledBody& b) {
                        .GetQuaternion()
                        .Normalized();
   b.gimbal_lock_third = js.size() == 2;
+  b.gimbal_anchors_apart = apart;
   for (size_t k = 0; k < js.size(); ++k) {
     joints_[js[k]].gimbal_slot = int(k);
     if (k == 2 && a3.Dot(joints_[js[2]].axis_local) < 0.0f) joints_[js[k]].gimbal_sign = -1.0f;

@@ -30,7 +30,7 @@ enum class Attachment {
   Hinge,       // one hinge: HingeConstraint
   Slide,       // one slide: SliderConstraint
   Ball,        // one ball: PointConstraint
-  Gimbal,      // two or three hinges about one anchor: GimbalConstraint (gimbal.h)
+  Gimbal,      // two or three hinges on one body (gimbal.h): a GimbalConstraint, or rates of an articulation
 };
 
 // A geom's MuJoCo contact bitmasks; two geoms may touch when either's contype meets the
@@ -73,6 +73,8 @@ struct CompiledBody {
   // Gimbal: (a1, a2, a1 x a2) as columns, body frame; two hinges lock the third.
   JPH::Quat gimbal_basis = JPH::Quat::sIdentity();
   bool gimbal_lock_third = false;
+  // Its hinges have anchors of their own (gimbal.h's GimbalAnchorOnChild); articulated trees only.
+  bool gimbal_anchors_apart = false;
   // A link of a planar model (SolverDesc::planar_links): restricted to the plane, so that
   // its hinge is a point constraint (CompilePlanarLinks).
   bool planar_link = false;

@@ -193,6 +193,9 @@ class Robot : private BiasAccelerationSource {
   JPH::Vec3 GimbalRateRow(const CompiledJoint& joint) const {
     return joint.gimbal_sign * gimbal_[size_t(joint.body)].rate_rows[joint.gimbal_slot];
   }
+  // The point of the joint's body, in its body frame, on the joint's anchor: the anchor itself,
+  // but for a multi-hinge body whose hinges have anchors of their own (GimbalAnchorOnChild).
+  JPH::Vec3 AnchorOnBody(const CompiledJoint& joint) const;
   // Angle of a rotational scalar joint relative to qpos0, in (-pi, pi].
   float MeasureAngle(const CompiledJoint& joint) const;
   float JointRate(const CompiledJoint& joint) const;

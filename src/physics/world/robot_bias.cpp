@@ -26,7 +26,7 @@ void Robot::ComputeBiasAccelerations() {
       const CompiledJoint& joint = m.joints()[size_t(j)];
       switch (joint.type) {
         case JointType::Hinge: {
-          const JPH::Vec3 anchor = relative(b.GetWorldTransform() * joint.anchor_local);
+          const JPH::Vec3 anchor = relative(b.GetWorldTransform() * AnchorOnBody(joint));
           if (joint.gimbal_slot >= 0) {
             const GimbalCoordinates& g = gimbal_[i];
             const int k = joint.gimbal_slot;

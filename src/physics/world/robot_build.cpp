@@ -15,6 +15,9 @@
 #include <Jolt/Physics/Constraints/PointConstraint.h>
 #include <Jolt/Physics/Constraints/SliderConstraint.h>
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace joltgym {
 namespace {
 
@@ -23,6 +26,25 @@ namespace {
 // robots' own ratios: HalfCheetah (2-10) holds its joints better with torques on the bodies,
 // Ant (120-740) and Reacher (7800) only with them through the row.
 constexpr float kArmatureDominance = 50.0f;
+
+// Jolt gives a body whose principal moments of inertia are all under 1e-6 kg m^2 a unit sphere's
+// inertia (MotionProperties::SetMassProperties: "near zero" counts as a failed decomposition);
+// dm_control's fish has fins of 1e-8. Such a body gets its own tensor's inverse, decomposed at unit scale.
+void KeepSmallInertia(JPH::Body& body, const JPH::MassProperties& mass) {
+  const JPH::uint rotations = (JPH::uint(body.GetMotionProperties()->GetAllowedDOFs()) >> 3) & 0b111;
+  const float scale = std::max({mass.mInertia(0, 0), mass.mInertia(1, 1), mass.mInertia(2, 2)});
+  if (rotations == 0 || !(scale > 0.0f)) return;
+  JPH::MassProperties unit = mass;
+  JPH::Mat44 rotation;
+  JPH::Vec3 diagonal;
+  if (!mass.DecomposePrincipalMomentsOfInertia(rotation, diagonal) || diagonal.IsNearZero()) {
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) unit.mInertia(r, c) = mass.mInertia(r, c) / scale;
+    if (!unit.DecomposePrincipalMomentsOfInertia(rotation, diagonal) || !(diagonal.ReduceMin() > 0.0f))
+      throw std::invalid_argument("a body's inertia has no positive principal moments");
+    body.GetMotionProperties()->SetInverseInertia((diagonal * scale).Reciprocal(), rotation.GetQuaternion());
+  }
+}
 
 // Inertia of a body about a joint's axis through the joint's anchor (body frame data).
 float AxisInertia(const CompiledBody& body, const CompiledJoint& joint) {
@@ -114,6 +136,7 @@ void Robot::CreateBodies() {
     if (owners.size() <= id.GetIndex()) owners.resize(id.GetIndex() + 1, {-1, -1});
     owners[id.GetIndex()] = {index_, int(i)};
     bodies_.push_back(locks.TryGetBody(id));
+    KeepSmallInertia(*bodies_.back(), b.mass);
   }
 }
 
@@ -193,6 +216,7 @@ void Robot::CreateJoints() {
           h.gimbal_rest = cb.rel_rot0;
           h.gimbal_basis = cb.gimbal_basis;
           h.gimbal_lock_third = cb.gimbal_lock_third;
+          h.gimbal_anchors_apart = cb.gimbal_anchors_apart;
           hinges.push_back(h);
           break;
         }

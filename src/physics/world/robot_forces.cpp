@@ -291,7 +291,7 @@ void Robot::PredictGimbals(float h) {
     const CompiledBody& cb = m.bodies()[i];
     if (cb.attachment != Attachment::Gimbal) continue;
     const JPH::Quat parent = advanced(cb.parent >= 0 ? bodies_[size_t(cb.parent)] : nullptr);
-    gimbal_next_[i] = MeasureGimbalAxes(parent * cb.rel_rot0, cb.gimbal_basis, advanced(bodies_[i]));
+    gimbal_next_[i] = MeasureGimbalAxes(parent * cb.rel_rot0, cb.gimbal_basis, advanced(bodies_[i]), cb.gimbal_lock_third);
   }
 }
 

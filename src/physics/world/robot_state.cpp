@@ -52,8 +52,18 @@ void Robot::RefreshGimbals() {
   for (size_t i = 0; i < m.bodies().size(); ++i) {
     const CompiledBody& cb = m.bodies()[i];
     if (cb.attachment != Attachment::Gimbal) continue;
-    gimbal_[i] = MeasureGimbal(ParentRotation(int(i)) * cb.rel_rot0, cb.gimbal_basis, bodies_[i]->GetRotation());
+    gimbal_[i] = MeasureGimbal(ParentRotation(int(i)) * cb.rel_rot0, cb.gimbal_basis, bodies_[i]->GetRotation(),
+                               cb.gimbal_lock_third);
   }
+}
+
+JPH::Vec3 Robot::AnchorOnBody(const CompiledJoint& joint) const {
+  const CompiledBody& cb = model_->bodies()[joint.body];
+  if (joint.gimbal_slot < 0 || !cb.gimbal_anchors_apart) return joint.anchor_local;
+  JPH::Vec3 anchors[3];
+  for (size_t s = 0; s < cb.joints.size(); ++s) anchors[s] = model_->joints()[size_t(cb.joints[s])].anchor_local;
+  return GimbalAnchorOnChild(anchors, int(cb.joints.size()), joint.gimbal_slot, cb.gimbal_basis,
+                             gimbal_[size_t(joint.body)].angles);
 }
 
 float Robot::MeasureAngle(const CompiledJoint& joint) const {
@@ -323,7 +333,9 @@ float Robot::MaxJointAnchorError() const {
     const CompiledBody& cb = m.bodies()[joint.body];
     if (cb.attachment != Attachment::Hinge && cb.attachment != Attachment::Ball && cb.attachment != Attachment::Gimbal)
       continue;
-    const JPH::RVec3 on_child = bodies_[joint.body]->GetWorldTransform() * joint.anchor_local;
+    // A later hinge's anchor rides on the earlier ones: the first closing places the body.
+    if (joint.gimbal_slot > 0 && cb.gimbal_anchors_apart) continue;
+    const JPH::RVec3 on_child = bodies_[joint.body]->GetWorldTransform() * AnchorOnBody(joint);
     const JPH::RVec3 on_parent = ParentTransform(joint.body) * (cb.rel_pos0 + cb.rel_rot0 * joint.anchor_local);
     worst = std::max(worst, float(JPH::Vec3(on_child - on_parent).Length()));
   }
