@@ -442,6 +442,7 @@ TASKS: dict[str, TaskSpec] = {
         _suite_task("FingerTurnHard", "finger.xml", _FINGER),
         # tiny fins in a dense fluid; each fin's two hinges have anchors of their own
         _suite_task("FishUpright", "fish.xml", _articulated(1, 2)),
+        _suite_task("FishSwim", "fish.xml", _articulated(1, 2)),
         # its ankles are two hinges about anchors of their own, which the joint-space solve holds
         _suite_task("HumanoidStand", "humanoid.xml", _articulated(1, 2)),
         _suite_task("HumanoidWalk", "humanoid.xml", _articulated(1, 2)),

@@ -54,14 +54,15 @@ struct SuiteGeom {
   int body = -1;
   Vec3f pos{0, 0, 0};
   Vec3f size{0, 0, 0};
+  Quatf quat{1, 0, 0, 0};
 };
 
 inline SuiteGeom FindSuiteGeom(const ModelDesc& desc, const std::string& name, const std::string& task) {
   for (const GeomDesc& g : desc.world_geoms)
-    if (g.name == name) return {-1, g.pos, g.size};
+    if (g.name == name) return {-1, g.pos, g.size, g.quat};
   for (size_t b = 0; b < desc.bodies.size(); ++b)
     for (const GeomDesc& g : desc.bodies[b].geoms)
-      if (g.name == name) return {int(b), g.pos, g.size};
+      if (g.name == name) return {int(b), g.pos, g.size, g.quat};
   throw std::invalid_argument(task + " needs the model's geom '" + name + "'");
 }
 
@@ -76,6 +77,12 @@ inline JPH::RVec3 GeomPosition(const Robot& robot, const SuiteGeom& geom) {
   const JPH::Vec3 local(geom.pos[0], geom.pos[1], geom.pos[2]);
   if (geom.body < 0) return JPH::RVec3(local);
   return robot.body(geom.body).GetWorldTransform() * local - robot.origin();
+}
+
+// geom_xmat as a rotation: the geom's frame in world axes.
+inline JPH::Quat GeomRotation(const Robot& robot, const SuiteGeom& geom) {
+  const JPH::Quat local(geom.quat[1], geom.quat[2], geom.quat[3], geom.quat[0]);
+  return geom.body < 0 ? local : (robot.body(geom.body).GetRotation() * local).Normalized();
 }
 
 // A moving MuJoCo body of a suite model by name, or std::invalid_argument naming the task.

@@ -135,3 +135,9 @@ FishUprightEnv, FishUprightVectorEnv = _suite_env(
     """fish upright: reward tolerance(torso zz, (1, 1), margin 1), the fish free in a dense fluid. Observation:
     joint_angles (tail and fins, qpos[7:], 7), upright (torso zz, 1), velocity (qvel, 13). Starts at a uniformly
     random orientation with every joint uniform in [-0.2, 0.2], at rest.""")
+FishSwimEnv, FishSwimVectorEnv = _suite_env(
+    "FishSwim",
+    """fish swim: reward (7 x tolerance(mouth to target, (0, r), margin 2r) + (1 + torso zz) / 2) / 8, r the mouth's
+    and the target's radii. Observation: joint_angles (7), upright (1), target (from the mouth, in its frame: 3),
+    velocity (13). Fish upright's starts; the target, drawn uniform in [-0.4, 0.4] x [-0.4, 0.4] x [0.1, 0.3], is in
+    ``info["target"]`` (x, y, z) at reset.""")
