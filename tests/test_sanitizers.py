@@ -67,6 +67,10 @@ KINDS = {
                   # 10,000 steps of each task: the stood-in tasks' own code runs in that file's other cases.
                   *[f"tests/test_task_suite.py::test_random_actions_hold_joints[{task}]" for task in STOOD_IN_FOR]],
         keyword=without_stood_in(" or ".join(PER_TASK_FILES)),
+        # In its own process: torch and EnvPool's modules, loaded in one, share pybind11's type registry
+        # and free each other's allocations with the other's allocator, which ASan stops at as an
+        # alloc-dealloc mismatch inside those libraries (torch 2.13 beside EnvPool 1.2.5).
+        apart=["tests/test_zero_copy.py"],
     ),
     "thread": dict(
         runtime=["libtsan.so", "libstdc++.so"],
@@ -86,6 +90,7 @@ KINDS = {
         + [f"{test}[{task}]" for test in STATE_EVERY_TASK for task in TASKS if task not in ASYNC_UNDER_TSAN]
         + [STATE_IN_ANOTHER_PROCESS],
         keyword="",
+        apart=[],
     ),
 }
 
@@ -128,11 +133,14 @@ def test_the_suite_runs_clean_under_sanitizers(kind):
     env = dict(os.environ, **spec["options"])
     env["LD_PRELOAD"] = " ".join(compiler_file(name) for name in spec["runtime"])
     package_parent = build(kind)
-    args = [sys.executable, str(REPO / "tests" / "sanitized_run.py"), str(package_parent), "-q", "-p", "no:cacheprovider",
-            *[str(REPO / t) for t in spec["tests"]], *[f"--ignore={REPO / i}" for i in spec["ignore"]],
-            *[f"--deselect={d}" for d in spec["deselect"]], *(["-k", spec["keyword"]] if spec["keyword"] else [])]
-    run = subprocess.run(args, cwd=REPO, env=env, capture_output=True, text=True, timeout=3600)
-    output = run.stdout + run.stderr
-    reports = [line for line in output.splitlines() if "Sanitizer" in line or "runtime error:" in line]
-    assert run.returncode == 0 and not reports, "\n".join(reports[:20]) + "\n" + output[-6000:]
-    assert " passed" in output
+    start = [sys.executable, str(REPO / "tests" / "sanitized_run.py"), str(package_parent), "-q", "-p", "no:cacheprovider"]
+    runs = [[*start, *[str(REPO / t) for t in spec["tests"]],
+             *[f"--ignore={REPO / i}" for i in spec["ignore"] + spec["apart"]],
+             *[f"--deselect={d}" for d in spec["deselect"]], *(["-k", spec["keyword"]] if spec["keyword"] else [])]]
+    runs += [[*start, str(REPO / t)] for t in spec["apart"]]
+    for args in runs:
+        run = subprocess.run(args, cwd=REPO, env=env, capture_output=True, text=True, timeout=3600)
+        output = run.stdout + run.stderr
+        reports = [line for line in output.splitlines() if "Sanitizer" in line or "runtime error:" in line]
+        assert run.returncode == 0 and not reports, "\n".join(reports[:20]) + "\n" + output[-6000:]
+        assert " passed" in output

@@ -84,10 +84,17 @@ def show(args: argparse.Namespace) -> None:
     if single:
         print(f"\nSingle-agent ids, env-steps per second under random actions (steady state, {args.seconds:g} s each):")
         print(f"{'id':<36}{'gym.make':>10}{f'make_vec, {args.envs} envs':>26}{'make_vec per CPU-s':>20}")
+        skipped: dict[str, list[str]] = {}
         for env_id in single:
-            one = single_env_rate(env_id, args.seconds)
+            try:
+                one = single_env_rate(env_id, args.seconds)
+            except ModuleNotFoundError as exc:  # its models' package (the robots', dm_control's) is not installed
+                skipped.setdefault(str(exc), []).append(env_id)
+                continue
             wall, cpu, threads = vector_env_rates(env_id, args.envs, args.seconds)
             print(f"{env_id:<36}{one:>10,.0f}{f'{wall:,.0f} on {threads} threads':>26}{cpu:>20,.0f}", flush=True)
+        for message, ids in skipped.items():
+            print(f"{len(ids)} ids skipped ({ids[0]} ...): {message}")
     if multi:
         print("\nMulti-agent ids (PettingZoo parallel envs; joltgym.marl.vector.MultiAgentVectorEnv steps many worlds):")
         print(f"{'id':<36}{'agents':>8}{'env-steps per second':>24}")
