@@ -19,7 +19,6 @@ constexpr float kControlTimestep = 0.02f;
 constexpr float kPi = 3.14159265358979f;
 constexpr float kSpinVelocity = 15.0f;
 constexpr float kSpinHingeDamping = 0.03f;
-constexpr int kMaxStartAttempts = 1000;
 
 class SuiteFinger : public SuiteTask {
  public:
@@ -60,14 +59,7 @@ class SuiteFinger : public SuiteTask {
       ws.memory[0] = hinge.GetX() + tip_radius_ * std::sin(angle);
       ws.memory[1] = hinge.GetZ() + tip_radius_ * std::cos(angle);
     }
-    for (int attempt = 0; attempt < kMaxStartAttempts; ++attempt) {
-      RandomizeLimitedAndRotationalJoints(robot.model(), rng, ws.qpos);
-      if (robot.ContactsAt(ws.qpos.data()) == 0) {
-        std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
-        return;
-      }
-    }
-    throw std::runtime_error("the finger found no start touching nothing in 1000 draws");
+    RandomJointAnglesTouchingNothing(robot, rng, ws, "the finger");
   }
 
   void ResetInfo(const Robot& /*robot*/, TaskWorkspace& ws, InfoRow info) const override {

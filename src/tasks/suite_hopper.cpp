@@ -52,10 +52,7 @@ class SuiteHopper : public SuiteTask {
       const double speed = SubtreeLinearVelocity(robot, subtree_).GetX();
       return float(standing * Tolerance(speed, {kHopSpeed, INFINITY, kHopSpeed / 2.0, Sigmoid::Linear, 0.5}));
     }
-    double small_control = 0.0;
-    for (float u : robot.controls()) small_control += Tolerance(u, {0.0, 0.0, 1.0, Sigmoid::Quadratic, 0.0});
-    small_control /= double(robot.controls().size());
-    return float(standing * (small_control + 4.0) / 5.0);
+    return float(standing * (MeanSmallControl(robot) + 4.0) / 5.0);
   }
 
  private:

@@ -8,14 +8,12 @@
 #include "tasks/tolerance.h"
 
 #include <cmath>
-#include <stdexcept>
 
 namespace joltgym {
 namespace {
 
 constexpr float kControlTimestep = 0.025f;
 constexpr double kStandHeight = 1.4;
-constexpr int kMaxStartAttempts = 1000;
 
 class SuiteHumanoid : public SuiteTask {
  public:
@@ -36,14 +34,7 @@ class SuiteHumanoid : public SuiteTask {
   }
 
   void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const override {
-    for (int attempt = 0; attempt < kMaxStartAttempts; ++attempt) {
-      RandomizeLimitedAndRotationalJoints(robot.model(), rng, ws.qpos);
-      if (robot.ContactsAt(ws.qpos.data()) == 0) {
-        std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
-        return;
-      }
-    }
-    throw std::runtime_error("the humanoid found no start touching nothing in 1000 draws");
+    RandomJointAnglesTouchingNothing(robot, rng, ws, "the humanoid");
   }
 
   void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override {
@@ -67,9 +58,7 @@ class SuiteHumanoid : public SuiteTask {
   float Reward(const Robot& robot, TaskWorkspace& /*ws*/) const override {
     const double standing = Tolerance(robot.MjBodyPosition(head_).GetZ(), {kStandHeight, INFINITY, kStandHeight / 4.0});
     const double upright = Tolerance(BodyXmat(robot, torso_, 2, 2), {0.9, INFINITY, 1.9, Sigmoid::Linear, 0.0});
-    double small_control = 0.0;
-    for (float u : robot.controls()) small_control += Tolerance(u, {0.0, 0.0, 1.0, Sigmoid::Quadratic, 0.0});
-    small_control = (4.0 + small_control / double(robot.controls().size())) / 5.0;
+    const double small_control = (4.0 + MeanSmallControl(robot)) / 5.0;
     const JPH::Vec3 com_velocity = SubtreeLinearVelocity(robot, subtree_);
     double move;
     if (move_speed_ == 0.0f) {

@@ -6,6 +6,7 @@
 #include "physics/world/robot.h"
 #include "tasks/rng.h"
 #include "tasks/task.h"
+#include "tasks/tolerance.h"
 
 #include <algorithm>
 #include <cmath>
@@ -134,6 +135,27 @@ inline void RandomizeLimitedAndRotationalJoints(const CompiledModel& model, Rng&
 inline void RandomJointAnglesAtRest(const CompiledModel& model, Rng& rng, TaskWorkspace& ws) {
   RandomizeLimitedAndRotationalJoints(model, rng, ws.qpos);
   std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
+}
+
+// dm_control's start for models that must not begin in contact (finger, humanoid): random joint angles at
+// rest, redrawn until Robot::ContactsAt finds none; std::runtime_error naming `who` after 1000 draws.
+inline void RandomJointAnglesTouchingNothing(const Robot& robot, Rng& rng, TaskWorkspace& ws, const std::string& who) {
+  constexpr int kMaxStartAttempts = 1000;
+  for (int attempt = 0; attempt < kMaxStartAttempts; ++attempt) {
+    RandomizeLimitedAndRotationalJoints(robot.model(), rng, ws.qpos);
+    if (robot.ContactsAt(ws.qpos.data()) == 0) {
+      std::fill(ws.qvel.begin(), ws.qvel.end(), 0.0f);
+      return;
+    }
+  }
+  throw std::runtime_error(who + " found no start touching nothing in 1000 draws");
+}
+
+// The mean over the controls, as given, of tolerance(u, margin 1, quadratic, 0): dm_control's small control.
+inline double MeanSmallControl(const Robot& robot) {
+  double sum = 0.0;
+  for (float u : robot.controls()) sum += Tolerance(u, {0.0, 0.0, 1.0, Sigmoid::Quadratic, 0.0});
+  return sum / double(robot.controls().size());
 }
 
 // The episode's target (ws.memory[0] and [1]), which dm_control moves inside its model, as info at reset.
