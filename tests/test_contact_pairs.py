@@ -141,15 +141,38 @@ def test_pair_parameters_joltgym_does_not_model_are_refused_by_name(tmp_path, pa
         joltgym.load_model(path)
 
 
-def test_a_pair_between_two_separate_bodies_is_refused_by_name(tmp_path):
+TWO_BALLS = """
+<mujoco><option gravity="0 0 0"/><worldbody>
+  <body name="a" pos="0 0 1"><freejoint/><geom name="ga" type="sphere" size="0.1" mass="1" contype="0" conaffinity="0"/>
+    {arm}</body>
+  <body name="b" pos="0.5 0.05 1"><freejoint/><geom name="gb" type="sphere" size="0.1" mass="2" contype="0" conaffinity="0"/></body>
+</worldbody><contact><pair name="ab" geom1="ga" geom2="gb"/></contact></mujoco>"""
+
+
+def test_a_pair_between_two_separate_bodies_is_mujocos_soft_contact(build_world):
+    # Two free balls, their own contacts off, meet off-centre through their explicit pair.
+    model, world = build_world(TWO_BALLS.format(arm=""), ARTICULATED)
+    mj = model.mj_model
+    data = mujoco.MjData(mj)
+    data.qvel[0] = 2.0
+    robot = world.robots[0]
+    robot.set_state(mj.qpos0.astype(np.float32), data.qvel.astype(np.float32))
+    touching = 0
+    for _ in range(200):
+        mujoco.mj_step(mj, data)
+        world.step(np.zeros(0, np.float32), nsteps=1)
+        touching += data.ncon > 0
+    assert touching > 5 and data.qvel[6] > 0.5, "the pair's contact pushed b away"
+    np.testing.assert_allclose(robot.qvel, data.qvel, atol=0.02 * np.abs(data.qvel).max())
+
+
+def test_a_pair_between_an_articulated_tree_and_another_body_is_refused_by_name(tmp_path):
     path = tmp_path / "two.xml"
-    path.write_text("""
-<mujoco><worldbody>
-  <body name="a" pos="0 0 1"><freejoint/><geom name="ga" type="sphere" size="0.1"/></body>
-  <body name="b" pos="0 0 2"><freejoint/><geom name="gb" type="sphere" size="0.1"/></body>
-</worldbody><contact><pair name="ab" geom1="ga" geom2="gb"/></contact></mujoco>""")
-    with pytest.raises(UnsupportedFeatureError, match=r"<contact><pair> 'ab': its geoms' bodies 'a' and 'b' are not "
-                                                       r"in one articulated tree"):
+    path.write_text(TWO_BALLS.format(arm='<body name="arm"><joint type="hinge"/><geom type="capsule" fromto="0 0 0 0 0 -0.3" '
+                                         'size="0.02" contype="0" conaffinity="0"/></body>').replace(
+        'geom1="ga"', 'geom1="gb"').replace('geom2="gb"', 'geom2="ga"'))
+    with pytest.raises(UnsupportedFeatureError, match=r"<contact><pair> 'ab': its geoms' bodies 'a' and 'b' are neither "
+                                                       r"in one articulated tree nor in two trees outside any articulation"):
         joltgym.load_model(path, solver=ARTICULATED)
 
 

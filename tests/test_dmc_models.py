@@ -43,10 +43,9 @@ def model_path(name: str, tmp_path: Path) -> Path:
     return tmp_path / f"{name}.xml"
 
 SUITE = Path(dm_control.__file__).parent / "suite"
-LOADS = ["acrobot", "cartpole", "cheetah", "finger", "fish", "hopper", "humanoid", "lqr", "pendulum", "point_mass",
+LOADS = ["acrobot", "ball_in_cup", "cartpole", "cheetah", "finger", "fish", "hopper", "humanoid", "lqr", "pendulum", "point_mass",
          "reacher", "swimmer", "walker"]
 REFUSED = {
-    "ball_in_cup": r"tendon 'string': spatial tendons \(through sites\) that act on the model",
     "dog": r"geom 'collision_torso': colliding ellipsoid geoms",
     "humanoid_CMU": r"geom 'lhand': colliding ellipsoid geoms",
     "manipulator": r"equality 'coupling': equality constraints",
@@ -82,12 +81,15 @@ def test_an_unsupported_suite_model_is_refused_by_name(name, tmp_path):
         joltgym.load_model(model_path(name, tmp_path))
 
 
-@pytest.mark.parametrize("name, steps, moved", [("point_mass", 300, 0.05), ("swimmer", 500, 0.05), ("fish", 300, 0.05)])
-def test_a_suite_model_moves_as_mujocos(name, steps, moved, tmp_path):
+@pytest.mark.parametrize("name, steps, moved, task", [("point_mass", 300, 0.05, None), ("swimmer", 500, 0.05, None),
+                                                      ("fish", 300, 0.05, None), ("ball_in_cup", 500, 0.05, "BallInCupCatch")])
+def test_a_suite_model_moves_as_mujocos(name, steps, moved, task, tmp_path):
     # The suite's own files (point_mass: tendon motors, joint limits and damping, contacts switched
-    # off while the mass rests on its floor; swimmer6: a planar chain in a dense fluid), both
-    # engines on MuJoCo's Euler step under the same slowly turning controls.
-    model = joltgym.load_model(model_path(name, tmp_path))
+    # off while the mass rests on its floor; swimmer6: a planar chain in a dense fluid; ball_in_cup: a
+    # ball swinging on its string below the cup, on its task's solver), both engines on MuJoCo's Euler
+    # step under the same slowly turning controls.
+    solver = joltgym.tasks.task_spec(task).solver if task else None
+    model = joltgym.load_model(model_path(name, tmp_path), solver=solver)
     m = model.mj_model
     d = mujoco.MjData(m)
     world = _native.World(model.native)

@@ -383,3 +383,44 @@ def test_a_visual_mesh_is_drawn_as_its_triangles(tmp_path):
     # Mirror images about the middle: the camera looks along y at x = 0.
     overlap = (left & right[:, ::-1]).sum() / max((left | right[:, ::-1]).sum(), 1)
     assert overlap > 0.9, overlap
+
+
+# A string (a spatial tendon between two sites) drawn red, 1 cm thick, from a hook to a bob whose sphere is
+# not drawn: the frame shows it only where the tendon runs, following the bob.
+STRING_SCENE = """
+<mujoco>
+  <worldbody>
+    <site name="hook" pos="0 0 1"/>
+    <body name="bob" pos="0.2 0 0.9">
+      <joint type="slide" axis="1 0 0"/><joint type="slide" axis="0 0 1"/>
+      <geom type="sphere" size="0.02" mass="0.1" rgba="0 0 0 0"/><site name="knot"/>
+    </body>
+  </worldbody>
+  <tendon>
+    <spatial limited="true" range="0 0.3" width="0.01" rgba="0.9 0.1 0.1 {alpha}"><site site="hook"/><site site="knot"/></spatial>
+  </tendon>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("alpha", [1, 0])
+def test_a_spatial_tendon_is_drawn_between_its_sites(tmp_path, alpha):
+    path = tmp_path / "string.xml"
+    path.write_text(STRING_SCENE.format(alpha=alpha))
+    world = _native.World(joltgym.load_model(path).native)
+    renderer = _native.Renderer()
+    camera = {"distance": 1.0, "elevation": 0.0, "azimuth": 90.0, "lookat": [0.1, 0.0, 0.95]}
+
+    def red_columns(bob_x: float) -> np.ndarray:
+        world.set_state(np.array([bob_x, 0.0], np.float32), np.zeros(2, np.float32))
+        rgb, _ = world.render(renderer, 200, 200, camera)
+        red = rgb[..., 0].astype(int) - rgb[..., 1] > 60
+        return np.flatnonzero(red.any(axis=0))
+
+    columns = red_columns(0.0)
+    if alpha == 0:
+        assert columns.size == 0, "an invisible tendon is not drawn"
+        return
+    # from the hook (x = 0, the image's left of centre) to the bob (x = 0.2): 0.2 m at 1 m, about 48 px
+    assert 35 < columns.max() - columns.min() < 60, columns
+    assert red_columns(-0.15).max() < columns.max() - 25, "the drawn string follows the bob"

@@ -1,4 +1,4 @@
-"""A robot's contacts with itself (a hand on a thigh) as MuJoCo's soft contacts, found by
+"""A robot's contacts with itself (a hand on a thigh; a ball in a cup on another tree) as MuJoCo's soft contacts, found by
 joltgym's sphere/capsule collision and solved in the tree's joint space, against MuJoCo on the
 same model; and the robots whose bodies then touch nothing through Jolt share worlds."""
 
@@ -179,3 +179,56 @@ def test_robots_that_only_touch_themselves_and_the_floor_share_worlds(task, per_
     from joltgym.vector import JoltVectorEnv
 
     assert JoltVectorEnv(16, task=task, num_threads=1).robots_per_world == per_world
+
+
+# Two kinematic trees outside any articulation (dm_control's ball_in_cup in small): a ball on two slides
+# dropped into a sprung cup of three capsules. Their contacts are MuJoCo's soft ones, solved row by row
+# in Jolt's lists; one iteration per step, as BallInCupCatch solves them.
+BALL_AND_CUP = """
+<mujoco>
+  <option timestep="0.002" cone="pyramidal"/>
+  <default><geom condim="{condim}"/></default>
+  <worldbody>
+    <body name="cup" pos="0 0 0.6">
+      <joint type="slide" axis="1 0 0" stiffness="20" damping="3"/><joint type="slide" axis="0 0 1" stiffness="20" damping="3"/>
+      <geom type="capsule" fromto="-.05 0 0 -.04 0 -.1" size=".008"/>
+      <geom type="capsule" fromto="-.04 0 -.1 .04 0 -.1" size=".008"/>
+      <geom type="capsule" fromto=".04 0 -.1 .05 0 0" size=".008"/>
+    </body>
+    <body name="ball" pos="0.01 0 0.75">
+      <joint type="slide" axis="1 0 0"/><joint type="slide" axis="0 0 1"/>
+      <geom type="sphere" size=".025" mass="0.05"/>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+ONE_PASS = joltgym.SolverSettings(velocity_iterations=1, position_iterations=1, baumgarte=1.0)
+
+
+@pytest.mark.parametrize("condim", [1, 3])
+def test_bodies_of_two_trees_outside_any_articulation_touch_as_in_mujoco(build_world, condim):
+    model, world = build_world(BALL_AND_CUP.format(condim=condim), ONE_PASS)
+    mj = model.mj_model
+    data = mujoco.MjData(mj)
+    robot = world.robots[0]
+    lowest_theirs = lowest_ours = np.inf
+    touching = 0
+    for _ in range(400):
+        mujoco.mj_step(mj, data)
+        world.step(np.zeros(0, np.float32), nsteps=1)
+        touching += data.ncon > 0
+        # the ball's height over the cup's: MuJoCo's soft contacts let it sink into the cup's floor on impact
+        lowest_theirs = min(lowest_theirs, data.qpos[3] - data.qpos[1])
+        lowest_ours = min(lowest_ours, robot.qpos[3] - robot.qpos[1])
+    assert touching > 200, "the ball lands in the cup and stays"
+    resting = (-0.1 + 0.008 + 0.025) - (0.75 - 0.6)  # the ball on the cup's floor, in the slides' coordinates
+    assert lowest_theirs < resting - 0.005, "it sinks into the floor on impact"
+    assert lowest_ours == pytest.approx(lowest_theirs, abs=1e-3), (lowest_ours, lowest_theirs, resting)
+    # measured 1e-6 (condim 1: one row, solved exactly) and 3e-4 (condim 3: the pyramid's rows one after another)
+    np.testing.assert_allclose(robot.qpos, data.qpos, atol=1e-3)
+
+
+def test_robots_whose_trees_touch_only_each_other_and_the_floor_share_worlds():
+    from joltgym.vector import JoltVectorEnv
+
+    assert JoltVectorEnv(16, task="BallInCupCatch", num_threads=1).robots_per_world > 1

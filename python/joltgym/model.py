@@ -263,10 +263,15 @@ def _check_supported(m: mujoco.MjModel) -> None:
     for t in range(m.ntendon):
         label = f"tendon '{_name(m, 'tendon', t)}'"
         acted_on = np.any((m.actuator_trntype == mujoco.mjtTrn.mjTRN_TENDON) & (m.actuator_trnid[:, 0] == t))
-        if t not in fixed and (acted_on or m.tendon_stiffness[t] != 0 or m.tendon_damping[t] != 0 or m.tendon_limited[t]):
-            fail(label, "spatial tendons (through sites) that act on the model")
-        for array, what in (("tendon_limited", "tendon limits"), ("tendon_frictionloss", "tendon frictionloss"),
-                            ("tendon_armature", "tendon armature")):
+        if t not in fixed:
+            if acted_on or m.tendon_stiffness[t] != 0 or m.tendon_damping[t] != 0:
+                fail(label, "spatial tendons driven by actuators, springs or dampers (their length limits are supported)")
+            wraps = range(m.tendon_adr[t], m.tendon_adr[t] + m.tendon_num[t])
+            if m.tendon_limited[t] and (len(wraps) != 2 or any(m.wrap_type[w] != mujoco.mjtWrap.mjWRAP_SITE for w in wraps)):
+                fail(label, "spatial tendons through more than two sites, around geoms or over pulleys")
+        elif m.tendon_limited[t]:
+            fail(label, "fixed tendon limits")
+        for array, what in (("tendon_frictionloss", "tendon frictionloss"), ("tendon_armature", "tendon armature")):
             if hasattr(m, array) and np.any(getattr(m, array)[t] != 0):
                 fail(label, what)
     for a in range(m.nu):
@@ -534,6 +539,7 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         keyframes.append(key)
     desc.keyframes = keyframes
     desc.tendons = _fixed_tendons(m)
+    desc.spatial_tendons = _spatial_tendons(m)
     cameras = []
     for c in range(m.ncam):
         camera = _native.CameraDesc()
@@ -635,9 +641,33 @@ def _fixed_tendon_ids(m: mujoco.MjModel) -> list[int]:
             if all(m.wrap_type[w] == mujoco.mjtWrap.mjWRAP_JOINT for w in range(m.tendon_adr[t], m.tendon_adr[t] + m.tendon_num[t]))]
 
 
+def _spatial_tendons(m: mujoco.MjModel) -> list:
+    """The spatial tendons straight between two sites (drawn; their limits act). _check_supported refuses a
+    limited one of any other path; an unlimited one, which exerts nothing, is left out (and not drawn)."""
+    fixed = _fixed_tendon_ids(m)
+    tendons = []
+    for t in range(m.ntendon):
+        wraps = range(m.tendon_adr[t], m.tendon_adr[t] + m.tendon_num[t])
+        if t in fixed or len(wraps) != 2 or any(m.wrap_type[w] != mujoco.mjtWrap.mjWRAP_SITE for w in wraps):
+            continue
+        tendon = _native.SpatialTendonDesc()
+        tendon.name = _name(m, "tendon", t)
+        tendon.site1, tendon.site2 = (int(m.wrap_objid[w]) for w in wraps)
+        tendon.width = float(m.tendon_width[t])
+        tendon.rgba = [float(x) for x in (m.mat_rgba[m.tendon_matid[t]] if m.tendon_matid[t] >= 0 else m.tendon_rgba[t])]
+        tendon.group = int(m.tendon_group[t])
+        tendon.limited = bool(m.tendon_limited[t])
+        tendon.range = [float(x) for x in m.tendon_range[t]]
+        tendon.solref = [float(x) for x in m.tendon_solref_lim[t]]
+        tendon.solimp = [float(x) for x in m.tendon_solimp_lim[t]]
+        tendon.margin = float(m.tendon_margin[t])
+        tendon.invweight = float(m.tendon_invweight0[t])
+        tendons.append(tendon)
+    return tendons
+
+
 def _fixed_tendons(m: mujoco.MjModel) -> list:
-    """Fixed tendons as joint coefficients (length = sum coef * q); spatial tendons, which
-    never act in a supported model, are not described."""
+    """Fixed tendons as joint coefficients (length = sum coef * q)."""
     tendons = []
     for t in _fixed_tendon_ids(m):
         wraps = range(m.tendon_adr[t], m.tendon_adr[t] + m.tendon_num[t])

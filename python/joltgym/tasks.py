@@ -447,6 +447,10 @@ TASKS: dict[str, TaskSpec] = {
         _suite_task("HumanoidStand", "humanoid.xml", _articulated(1, 2)),
         _suite_task("HumanoidWalk", "humanoid.xml", _articulated(1, 2)),
         _suite_task("HumanoidRun", "humanoid.xml", _articulated(1, 2)),
+        # a ball tied to a cup by a string (a limited spatial tendon), their contacts MuJoCo's soft ones: joint by
+        # joint, one iteration, which is MuJoCo's Euler step (the rows found first, the cup's damping implicit after)
+        _suite_task("BallInCupCatch", "ball_in_cup.xml",
+                    SolverSettings(velocity_iterations=1, position_iterations=1, baumgarte=1.0)),
         # dm_control builds these from swimmer.xml (joltgym.suite_assets); no contacts
         _suite_task("SwimmerSwimmer6", "swimmer6.xml", _articulated(1, 1, mujoco_euler=True)),
         _suite_task("SwimmerSwimmer15", "swimmer15.xml", _articulated(1, 1, mujoco_euler=True)),

@@ -175,6 +175,23 @@ struct TendonDesc {
   std::array<float, 2> lengthspring{0, 0};
 };
 
+// A spatial tendon straight between two sites (MuJoCo's ten_length = the distance between them),
+// drawn as a cylinder between them; where limited (dm_control's ball_in_cup's string), MuJoCo's soft
+// tendon limit, with tendon_solref_lim, tendon_solimp_lim, tendon_margin and tendon_invweight0.
+struct SpatialTendonDesc {
+  std::string name;
+  int site1 = -1, site2 = -1;  // indices into ModelDesc::sites
+  float width = 0.0f;          // MuJoCo's tendon_width (the drawn radius)
+  std::array<float, 4> rgba{0.5f, 0.5f, 0.5f, 1.0f};
+  int group = 0;
+  bool limited = false;
+  std::array<float, 2> range{0, 0};
+  std::array<float, 2> solref{0.02f, 1.0f};
+  std::array<float, 5> solimp{0.9f, 0.95f, 0.001f, 0.5f, 2.0f};
+  float margin = 0.0f;
+  float invweight = 0.0f;
+};
+
 // Where each MuJoCo body's frame and inertia sit: on which simulated body, and
 // where on it (jointless bodies are welded into a simulated one). MuJoCo's per-body
 // quantities (xpos, cinert, cvel) are computed from these.
@@ -260,6 +277,7 @@ struct ModelDesc {
   std::vector<ActuatorDesc> actuators;
   std::vector<SiteDesc> sites;
   std::vector<TendonDesc> tendons;
+  std::vector<SpatialTendonDesc> spatial_tendons;
   std::vector<CameraDesc> cameras;
   std::vector<BodyFrameDesc> mj_body_frames;  // one per MuJoCo body, world included
   std::vector<std::array<int, 2>> excluded_pairs;  // body index pairs, -1 = world

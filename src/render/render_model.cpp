@@ -34,6 +34,15 @@ RenderModel::RenderModel(const CompiledModel& model, MeshDetail detail) {
     }
   }
   extent_ = std::max(extent, 0.2f);
+  for (const SpatialTendonDesc& t : desc.spatial_tendons)
+    if (t.group < kVisibleGroups && t.rgba[3] > 0.0f && t.width > 0.0f)
+      tendons_.push_back({t.site1, t.site2, t.width, JPH::Vec3(t.rgba[0], t.rgba[1], t.rgba[2])});
+  if (!tendons_.empty()) {
+    GeomDesc cylinder;
+    cylinder.type = GeomType::Cylinder;
+    cylinder.size = {1.0f, 1.0f, 0.0f};
+    unit_cylinder_ = MeshForGeom(cylinder, detail);
+  }
   for (const GeomDesc& g : desc.world_geoms) {
     if (!Visible(g)) continue;
     if (g.type == GeomType::Plane) {

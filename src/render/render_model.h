@@ -19,12 +19,22 @@ struct RenderGeom {
   JPH::Vec3 rgb;             // linear 0-1
 };
 
+// A spatial tendon drawn as a cylinder of its width between its two sites.
+struct RenderTendon {
+  int site1 = -1, site2 = -1;  // indices into ModelDesc::sites
+  float radius = 0.0f;
+  JPH::Vec3 rgb;
+};
+
 class RenderModel {
  public:
   explicit RenderModel(const CompiledModel& model, MeshDetail detail = kFineMesh);
 
   const std::vector<RenderGeom>& body_geoms() const { return body_geoms_; }
   const std::vector<RenderGeom>& static_geoms() const { return static_geoms_; }
+  const std::vector<RenderTendon>& tendons() const { return tendons_; }
+  // A cylinder of unit radius and unit half-length along z, which each tendon's frame stretches.
+  const Mesh& unit_cylinder() const { return unit_cylinder_; }
   bool has_floor() const { return has_floor_; }
   float floor_height() const { return floor_height_; }
   JPH::Vec3 floor_rgb() const { return floor_rgb_; }
@@ -33,6 +43,8 @@ class RenderModel {
 
  private:
   std::vector<RenderGeom> body_geoms_, static_geoms_;
+  std::vector<RenderTendon> tendons_;
+  Mesh unit_cylinder_;
   bool has_floor_ = false;
   float floor_height_ = 0.0f;
   JPH::Vec3 floor_rgb_ = JPH::Vec3(0.8f, 0.85f, 0.8f);

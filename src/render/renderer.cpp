@@ -234,8 +234,7 @@ void Renderer::DrawGeoms(World& world, const RenderModel& scene, const CameraPos
                          int only_robot) {
   const View v = ViewOf(pose, raster_.width(), raster_.height());
   const float floor_h = scene.floor_height();
-  const auto draw = [&](const RenderGeom& g, const JPH::Mat44& to_world) {
-    const Mesh& mesh = g.mesh;
+  const auto draw = [&](const Mesh& mesh, JPH::Vec3Arg rgb, const JPH::Mat44& to_world) {
     const size_t n = mesh.positions.size();
     world_positions_.resize(std::max(world_positions_.size(), n));
     screen_.resize(std::max(screen_.size(), n));
@@ -259,7 +258,7 @@ void Renderer::DrawGeoms(World& world, const RenderModel& scene, const CameraPos
       const JPH::Vec3 normal = to_world.Multiply3x3(JPH::Vec3(mesh.normals[k])).NormalizedOr(JPH::Vec3::sAxisZ());
       const float light = kAmbient + kKey * std::max(0.0f, -normal.Dot(kKeyLight)) +
                           kHead * std::max(0.0f, -normal.Dot(v.forward));
-      const JPH::Vec3 c = JPH::Vec3::sMin(g.rgb * (255.0f * light), JPH::Vec3::sReplicate(255.0f));
+      const JPH::Vec3 c = JPH::Vec3::sMin(rgb * (255.0f * light), JPH::Vec3::sReplicate(255.0f));
       visible_[k] = v.Project(world_positions_[k], c.GetX(), c.GetY(), c.GetZ(), screen_[k]);
     }
     for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
@@ -267,14 +266,25 @@ void Renderer::DrawGeoms(World& world, const RenderModel& scene, const CameraPos
       if (visible_[a] && visible_[b] && visible_[c]) raster_.DrawTriangle(screen_[a], screen_[b], screen_[c]);
     }
   };
-  for (const RenderGeom& g : scene.static_geoms()) draw(g, g.local);
+  for (const RenderGeom& g : scene.static_geoms()) draw(g.mesh, g.rgb, g.local);
   for (int r = 0; r < world.num_robots(); ++r) {
     if (only_robot >= 0 && r != only_robot) continue;
     const Robot& robot = world.robot(r);
     const RenderModel& model = ModelFor(robot.model());
     for (const RenderGeom& g : model.body_geoms()) {
       const JPH::RMat44 body = robot.body(g.body).GetWorldTransform();
-      draw(g, JPH::Mat44(body) * g.local);
+      draw(g.mesh, g.rgb, JPH::Mat44(body) * g.local);
+    }
+    for (const RenderTendon& t : model.tendons()) {
+      // The unit cylinder stretched along z to the sites' distance, its radius scaled to the tendon's
+      // (a cylinder's normals keep their directions under this scaling).
+      const JPH::Vec3 a(robot.SitePosition(t.site1) + robot.origin()), b(robot.SitePosition(t.site2) + robot.origin());
+      const JPH::Vec3 span = b - a;
+      const float half = 0.5f * span.Length();
+      if (!(half > 0.0f)) continue;
+      const JPH::Quat turn = JPH::Quat::sFromTo(JPH::Vec3::sAxisZ(), span / (2.0f * half));
+      draw(model.unit_cylinder(), t.rgb,
+           JPH::Mat44::sRotationTranslation(turn, 0.5f * (a + b)) * JPH::Mat44::sScale(JPH::Vec3(t.radius, t.radius, half)));
     }
   }
 }

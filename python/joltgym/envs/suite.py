@@ -141,3 +141,9 @@ FishSwimEnv, FishSwimVectorEnv = _suite_env(
     and the target's radii. Observation: joint_angles (7), upright (1), target (from the mouth, in its frame: 3),
     velocity (13). Fish upright's starts; the target, drawn uniform in [-0.4, 0.4] x [-0.4, 0.4] x [0.1, 0.3], is in
     ``info["target"]`` (x, y, z) at reset.""")
+BallInCupCatchEnv, BallInCupCatchVectorEnv = _suite_env(
+    "BallInCupCatch",
+    """ball_in_cup catch: a cup on two sprung slides, a ball tied to it by a 30 cm string; reward 1 while the ball
+    lies in the cup (within its target box), else 0. Observation: position (qpos: cup x, z, ball x, z: 4), velocity
+    (4). Starts with the ball at rest anywhere 0.2-0.5 m above and within 0.2 m beside its origin, redrawn until
+    nothing touches.""")

@@ -3,17 +3,21 @@
 #include <Jolt/Physics/Body/Body.h>
 #include <Jolt/Physics/StateRecorder.h>
 
+#include <cfloat>
+
 namespace joltgym {
 
 SelfContactConstraint::SelfContactConstraint(JPH::Body& body1, JPH::Body& body2,
-                                             const std::vector<SelfContactGeomPair>& pairs, const SelfContactLayout& layout)
-    : OwnConstraint(body1, body2), pairs_(pairs), layout_(layout), live_of_(layout.pair_of.size(), -1) {}
+                                             const std::vector<SelfContactGeomPair>& pairs, const SelfContactLayout& layout,
+                                             bool in_jolt)
+    : OwnConstraint(body1, body2), pairs_(pairs), layout_(layout), in_jolt_(in_jolt), live_of_(layout.pair_of.size(), -1) {}
 
 SelfContactConstraint::Slot& SelfContactConstraint::TakeSlot(size_t k) {
   if (live_of_[k] >= 0) return live_[size_t(live_of_[k])];
   if (free_.empty()) {
     free_.push_back(int(live_.size()));
     live_.emplace_back();
+    if (in_jolt_) parts_.emplace_back();
   }
   live_of_[k] = free_.back();
   free_.pop_back();
@@ -82,6 +86,47 @@ void SelfContactConstraint::AppendForces(float dt, int robot, int body1, int bod
     out.push_back({mBody2->GetID(), robot, body2, g.tag2, JPH::RVec3(s.pos), force, normal});
     out.push_back({mBody1->GetID(), robot, body1, g.tag1, JPH::RVec3(s.pos), -force, -normal});
   }
+}
+
+void SelfContactConstraint::SetupVelocityConstraint(float dt) {
+  for (size_t k = 0; k < live_of_.size(); ++k) {
+    if (live_of_[k] < 0) continue;
+    const Slot& s = live_[size_t(live_of_[k])];
+    auto& parts = parts_[size_t(live_of_[k])];
+    for (int i = 0; i < s.num_rows; ++i) {
+      const SoftContactRow& r = s.rows[i];
+      // Jolt's r1 + u: the point on body 2 seen from body 1's centre of mass (the same point: u = 0).
+      parts[size_t(i)].CalculateConstraintPropertiesWithStiffnessAndDamping(dt, *mBody1, s.r1, *mBody2, s.r2, r.axis, r.bias,
+                                                                            0.0f, kNegligibleStiffness, r.damping);
+      parts[size_t(i)].SetTotalLambda(r.total);
+    }
+  }
+}
+
+void SelfContactConstraint::WarmStartVelocityConstraint(float ratio) {
+  for (size_t k = 0; k < live_of_.size(); ++k) {
+    if (live_of_[k] < 0) continue;
+    Slot& s = live_[size_t(live_of_[k])];
+    auto& parts = parts_[size_t(live_of_[k])];
+    for (int i = 0; i < s.num_rows; ++i) {
+      parts[size_t(i)].WarmStart(*mBody1, *mBody2, s.rows[i].axis, ratio);
+      s.rows[i].total = parts[size_t(i)].GetTotalLambda();
+    }
+  }
+}
+
+bool SelfContactConstraint::SolveVelocityConstraint(float) {
+  bool applied = false;
+  for (size_t k = 0; k < live_of_.size(); ++k) {
+    if (live_of_[k] < 0) continue;
+    Slot& s = live_[size_t(live_of_[k])];
+    auto& parts = parts_[size_t(live_of_[k])];
+    for (int i = 0; i < s.num_rows; ++i) {
+      applied |= parts[size_t(i)].SolveVelocityConstraint(*mBody1, *mBody2, s.rows[i].axis, 0.0f, FLT_MAX);
+      s.rows[i].total = parts[size_t(i)].GetTotalLambda();
+    }
+  }
+  return applied;
 }
 
 void SelfContactConstraint::ResetWarmStart() {

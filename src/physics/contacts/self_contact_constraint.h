@@ -1,7 +1,9 @@
 // MuJoCo's soft contacts between two bodies of one robot tree (a Humanoid's hand on its
 // thigh), found by joltgym's own round-geom collision (pair_collision.h), or Jolt's convex one
 // where a box or cylinder takes part (convex_pair_collision.h), and solved in the
-// tree's joint space by its articulation (joint_space_contacts.h), as its plane contacts are.
+// tree's joint space by its articulation (joint_space_contacts.h), as its plane contacts are;
+// between bodies outside any articulation (ball_in_cup's ball and cup), in Jolt's lists, row by
+// row as SoftContactConstraint's plane contacts are.
 //
 // Why not Jolt's contacts: they are hard (speculative rows and position correction), where
 // MuJoCo's give way as soft_contact_constraint.h describes; and a robot whose bodies Jolt
@@ -15,6 +17,9 @@
 
 #include <Jolt/Jolt.h>
 
+#include <Jolt/Physics/Constraints/ConstraintPart/AxisConstraintPart.h>
+
+#include <array>
 #include <vector>
 
 namespace joltgym {
@@ -25,8 +30,9 @@ class SelfContactConstraint final : public OwnConstraint {
 
   // Rows push body 2 along their axes and body 1 against them.
   // pairs, layout: the model's (CompiledSelfContact::pairs and ::layout), which outlive the constraint.
+  // in_jolt: Jolt solves the rows (the constraint is in its lists), else the bodies' articulation.
   SelfContactConstraint(JPH::Body& body1, JPH::Body& body2, const std::vector<SelfContactGeomPair>& pairs,
-                        const SelfContactLayout& layout);
+                        const SelfContactLayout& layout, bool in_jolt = false);
 
   // Finds the contacts and sets up their rows for a physics update of length h; call before
   // the update (SoftContactConstraint::BeginStep). body1, body2: the bodies' robot indices, for
@@ -64,12 +70,12 @@ class SelfContactConstraint final : public OwnConstraint {
   // The contacts active in this update (ForEachActiveContact's), for the articulation's storage.
   int ActiveContacts() const { return num_active_; }
 
-  // Only its tree's articulation solves it: never in Jolt's lists, so Jolt calls none of these.
+  // Jolt calls these only for a constraint in its lists (in_jolt); an articulation solves the others.
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User3; }
   void ResetWarmStart() override;
-  void SetupVelocityConstraint(float) override {}
-  void WarmStartVelocityConstraint(float) override {}
-  bool SolveVelocityConstraint(float) override { return false; }
+  void SetupVelocityConstraint(float dt) override;
+  void WarmStartVelocityConstraint(float ratio) override;
+  bool SolveVelocityConstraint(float dt) override;
   bool SolvePositionConstraint(float, float) override { return false; }
   void SaveState(JPH::StateRecorder& stream) const override;
   void RestoreState(JPH::StateRecorder& stream) override;
@@ -89,6 +95,10 @@ class SelfContactConstraint final : public OwnConstraint {
 
   const std::vector<SelfContactGeomPair>& pairs_;
   const SelfContactLayout& layout_;
+  bool in_jolt_;
+  // in_jolt: each live Slot's rows as Jolt solves them (indexed as live_), their totals copied back
+  // into the rows after each iteration.
+  std::vector<std::array<JPH::AxisConstraintPart, kMaxRows>> parts_;
   // Each pair's possible contacts, SelfContactGeomPair::max_contacts() of them, in order: a Humanoid's
   // 111 pairs have 222. Only the active ones hold a Slot (~200 bytes), from live_, which grows to the
   // most ever active at once: most updates none is, and a Slot for each possible contact would cost

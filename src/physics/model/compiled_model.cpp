@@ -111,6 +111,7 @@ CompiledModel::CompiledModel(const ModelDesc& desc) : desc_(desc) {
   for (const SiteDesc& site : desc_.sites)
     if (site.body < -1 || site.body >= int(bodies_.size()))
       throw std::invalid_argument("site '" + site.name + "': body index out of range");
+  CompileSpatialTendons();
   for (const KeyframeDesc& key : desc_.keyframes)
     if (int(key.qpos.size()) != desc_.nq || key.ctrl.size() != desc_.actuators.size())
       throw std::invalid_argument("keyframe '" + key.name + "': needs nq qpos and nu ctrl values");
@@ -391,6 +392,30 @@ void CompiledModel::CompileTendons() {
   }
 }
 
+void CompiledModel::CompileSpatialTendons() {
+  for (const SpatialTendonDesc& t : desc_.spatial_tendons) {
+    const std::string label = "spatial tendon '" + t.name + "'";
+    for (int site : {t.site1, t.site2})
+      if (site < 0 || site >= int(desc_.sites.size())) throw std::invalid_argument(label + ": site index out of range");
+    if (t.limited && !(t.range[0] <= t.range[1])) throw std::invalid_argument(label + ": range must be ordered");
+    const int body1 = desc_.sites[size_t(t.site1)].body, body2 = desc_.sites[size_t(t.site2)].body;
+    if (!t.limited || body1 == body2) continue;  // a length that never changes exerts nothing
+    for (int body : {body1, body2})
+      if (body >= 0 && bodies_[size_t(body)].articulated)
+        throw UnsupportedFeature(label + ": a limited spatial tendon on body '" + bodies_[size_t(body)].name +
+                                 "' of an articulated tree; use SolverSettings(articulated_joints=False)");
+    CompiledSpatialTendon c;
+    c.site1 = t.site1;
+    c.site2 = t.site2;
+    c.body1 = body1;
+    c.body2 = body2;
+    c.range_lo = t.range[0];
+    c.range_hi = t.range[1];
+    c.limit = SoftLimit::FromMuJoCo(t.solref, t.solimp, t.margin, t.invweight, desc_.timestep);
+    limited_spatial_tendons_.push_back(c);
+  }
+}
+
 void CompiledModel::CompileActuators() {
   actuators_.reserve(desc_.actuators.size());
   for (const ActuatorDesc& d : desc_.actuators) {
@@ -572,10 +597,12 @@ void CompiledModel::CompileContactPairs() {
     const int a = std::min(pair.geom1.body, pair.geom2.body), b = std::max(pair.geom1.body, pair.geom2.body);
     const CompiledBody& ba = bodies_[size_t(a)];
     const CompiledBody& bb = bodies_[size_t(b)];
-    if (!ba.articulated || !bb.articulated || ba.articulation_root != bb.articulation_root)
+    bool in_tree = true;
+    if (!SelfContactsSolvable(a, b, in_tree))
       throw UnsupportedFeature(label + ": its geoms' bodies '" + ba.name + "' and '" + bb.name +
-                               "' are not in one articulated tree (explicit pairs between bodies are solved in a tree's "
-                               "joint space: SolverSettings(articulated_joints=True))");
+                               "' are neither in one articulated tree nor in two trees outside any articulation "
+                               "(explicit pairs within a tree are solved in its joint space: "
+                               "SolverSettings(articulated_joints=True))");
     if (!SoftPairSupported(g1.type, g2.type))
       throw UnsupportedFeature(label + ": geoms '" + g1.name + "' and '" + g2.name + "' are not both spheres, "
                                "capsules, boxes or cylinders");
@@ -583,7 +610,8 @@ void CompiledModel::CompileContactPairs() {
                                                            : std::array<int, 2>{pair.geom2.geom, pair.geom1.geom};
     auto sc = std::find_if(self_contacts_.begin(), self_contacts_.end(),
                            [&](const CompiledSelfContact& c) { return c.body1 == a && c.body2 == b; });
-    if (sc == self_contacts_.end()) sc = self_contacts_.insert(self_contacts_.end(), CompiledSelfContact{a, b, {}, {}, {}, {}});
+    if (sc == self_contacts_.end())
+      sc = self_contacts_.insert(self_contacts_.end(), CompiledSelfContact{a, b, in_tree, {}, {}, {}, {}});
     // MuJoCo drops the contact the two geoms' own parameters would make (mj_collision's merge).
     auto same = std::find(sc->geoms.begin(), sc->geoms.end(), geoms);
     if (same == sc->geoms.end()) {
@@ -595,14 +623,28 @@ void CompiledModel::CompileContactPairs() {
   }
 }
 
+bool CompiledModel::SelfContactsSolvable(int a, int b, bool& in_tree) const {
+  const CompiledBody& ba = bodies_[size_t(a)];
+  const CompiledBody& bb = bodies_[size_t(b)];
+  in_tree = ba.articulated && bb.articulated && ba.articulation_root == bb.articulation_root;
+  if (in_tree) return true;
+  if (ba.articulated || bb.articulated) return false;
+  const auto root = [this](int body) {
+    while (bodies_[size_t(body)].parent >= 0) body = bodies_[size_t(body)].parent;
+    return body;
+  };
+  return root(a) != root(b);
+}
+
 void CompiledModel::CompileSelfContacts(ModelCollisionFilter& filter) {
   for (int a = 0; a < int(bodies_.size()); ++a)
     for (int b = a + 1; b < int(bodies_.size()); ++b) {
       const CompiledBody& ba = bodies_[size_t(a)];
       const CompiledBody& bb = bodies_[size_t(b)];
       if (!filter.Allowed(ba.collision_entry, bb.collision_entry)) continue;
-      if (!ba.articulated || !bb.articulated || ba.articulation_root != bb.articulation_root) continue;
-      CompiledSelfContact pair{a, b, {}, {}, {}, {}};
+      bool in_tree = true;
+      if (!SelfContactsSolvable(a, b, in_tree)) continue;
+      CompiledSelfContact pair{a, b, in_tree, {}, {}, {}, {}};
       bool supported = true;
       const auto& geoms_a = desc_.bodies[size_t(a)].geoms;
       const auto& geoms_b = desc_.bodies[size_t(b)].geoms;

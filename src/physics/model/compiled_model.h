@@ -112,6 +112,15 @@ struct CompiledJoint {
   SoftLimit friction;            // that row's softness and damping (margin 0: dmin, no position term)
 };
 
+// A spatial tendon whose length limit joltgym solves (TendonLimitConstraint): its sites' simulated
+// bodies (-1: the world) and MuJoCo's soft limit.
+struct CompiledSpatialTendon {
+  int site1 = -1, site2 = -1;  // indices into ModelDesc::sites
+  int body1 = -1, body2 = -1;
+  float range_lo = 0.0f, range_hi = 0.0f;
+  SoftLimit limit;
+};
+
 struct CompiledActuator {
   std::string name;
   int joint = 0;                 // its joint; -1: it pulls a tendon
@@ -160,11 +169,13 @@ struct CompiledPlanePair {
   int pair = 0;          // index into ModelDesc::contact_pairs
 };
 
-// Two bodies of one articulated tree whose contacts joltgym finds and solves itself, as MuJoCo's
-// soft contacts (self_contact_constraint.h), rather than Jolt: every pair of their geoms that
-// may touch is a pair of spheres, capsules, boxes or cylinders.
+// Two bodies of one articulated tree, or of two kinematic trees neither in an articulation (ball_in_cup's
+// ball and cup), whose contacts joltgym finds and solves itself, as MuJoCo's soft contacts
+// (self_contact_constraint.h), rather than Jolt: every pair of their geoms that may touch is a pair of
+// spheres, capsules, boxes or cylinders.
 struct CompiledSelfContact {
   int body1 = -1, body2 = -1;
+  bool in_tree = true;  // solved by the tree's articulation; else row by row in Jolt's lists
   std::vector<std::array<int, 2>> geoms;  // (index into body1's BodyDesc::geoms, into body2's)
   std::vector<int> explicit_pair;         // per geom pair: its ModelDesc::contact_pairs index, or -1 (mixed)
   std::vector<SelfContactGeomPair> pairs;  // per geom pair: shapes, frames and parameters, for every robot
@@ -187,6 +198,8 @@ class CompiledModel {
   const std::vector<int>& actuated_joints() const { return actuated_joints_; }
   // The fixed tendons with a spring or a damper (indices into desc().tendons).
   const std::vector<int>& passive_tendons() const { return passive_tendons_; }
+  // The spatial tendons whose length limit acts (between two bodies, one of which may be the world).
+  const std::vector<CompiledSpatialTendon>& limited_spatial_tendons() const { return limited_spatial_tendons_; }
   const std::vector<CompiledStaticGeom>& static_geoms() const { return static_geoms_; }
   // The collision table over entries (each body's, then each static geom's): MuJoCo's
   // bitmasks, parent-child exclusion and <exclude> pairs.
@@ -219,10 +232,16 @@ class CompiledModel {
   void CompileActuators();
   // Checks each fixed tendon's joints (scalar ones, in range) and lists the passive ones.
   void CompileTendons();
+  // Checks each spatial tendon's sites and compiles the limits that act: UnsupportedFeature, naming
+  // the tendon, where a site's body is in an articulated tree (whose rows the tree solves alone).
+  void CompileSpatialTendons();
   void CompileCollisionTable();
   // The self_contacts, taken out of the table; a pair with a geom CollidePair does not handle,
-  // or across trees, stays Jolt's.
+  // across articulated trees or within one kinematic tree outside an articulation, stays Jolt's.
   void CompileSelfContacts(ModelCollisionFilter& filter);
+  // Whether two bodies' contacts can be joltgym's: in one articulated tree (true, in_tree set), or in
+  // two kinematic trees neither of which is articulated (true, in_tree cleared).
+  bool SelfContactsSolvable(int a, int b, bool& in_tree) const;
   // Each self-contact's geom pairs as the constraints read them (CompiledSelfContact::pairs).
   void ShapeSelfContactPairs();
   // The explicit pairs: into plane_pairs_ or self_contacts_ (UnsupportedFeature, naming the pair,
@@ -248,6 +267,7 @@ class CompiledModel {
   std::vector<CompiledActuator> actuators_;
   std::vector<int> actuated_joints_;
   std::vector<int> passive_tendons_;
+  std::vector<CompiledSpatialTendon> limited_spatial_tendons_;
   std::vector<CompiledStaticGeom> static_geoms_;
   JPH::Ref<ModelCollisionFilter> collision_filter_;
   std::vector<CollisionBits> collision_bits_;        // per collision entry

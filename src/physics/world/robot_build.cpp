@@ -83,6 +83,7 @@ Robot::Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin)
   CreateJoints();
   CreateSoftContacts();
   CreateSelfContacts();
+  CreateTendonLimits();
   RefreshGimbals();
   actuator_gain_.resize(m.actuators().size());
   actuator_bias_length_.resize(m.actuators().size());
@@ -388,12 +389,41 @@ void Robot::CreateSelfContacts() {
   const CompiledModel& m = *model_;
   self_contact_frames_.resize(bodies_.size());
   for (const CompiledSelfContact& sc : m.self_contacts()) {
-    JPH::Ref<SelfContactConstraint> c =
-        new SelfContactConstraint(*bodies_[size_t(sc.body1)], *bodies_[size_t(sc.body2)], sc.pairs, sc.layout);
-    const auto& [solver, local1] = contact_solver_of_[size_t(sc.body1)];
-    solver->AddSelfContacts(local1, contact_solver_of_[size_t(sc.body2)].second, c.GetPtr());
-    AddTreeRow(c);
+    JPH::Ref<SelfContactConstraint> c = new SelfContactConstraint(*bodies_[size_t(sc.body1)], *bodies_[size_t(sc.body2)],
+                                                                  sc.pairs, sc.layout, /*in_jolt=*/!sc.in_tree);
+    if (sc.in_tree) {
+      const auto& [solver, local1] = contact_solver_of_[size_t(sc.body1)];
+      solver->AddSelfContacts(local1, contact_solver_of_[size_t(sc.body2)].second, c.GetPtr());
+      AddTreeRow(c);
+    } else {
+      AddConstraint(c);
+    }
     self_contacts_.push_back(c);
+  }
+}
+
+void Robot::CreateTendonLimits() {
+  const CompiledModel& m = *model_;
+  for (const CompiledSpatialTendon& t : m.limited_spatial_tendons()) {
+    // A tendon's end on the world is body 1's (Jolt's constraints take the world first).
+    const bool swap = t.body1 < 0;
+    const int sites[2] = {swap ? t.site2 : t.site1, swap ? t.site1 : t.site2};
+    JPH::Body* ends[2] = {nullptr, nullptr};
+    TendonLimitParams p;
+    for (int k = 0; k < 2; ++k) {
+      const SiteDesc& site = m.desc().sites[size_t(sites[k])];
+      ends[k] = site.body >= 0 ? bodies_[size_t(site.body)] : &JPH::Body::sFixedToWorld;
+      const JPH::RVec3 world = site.body >= 0 ? ends[k]->GetWorldTransform() * ToVec3(site.pos) : origin_ + ToVec3(site.pos);
+      const JPH::Vec3 local = ends[k]->GetRotation().Conjugated() * JPH::Vec3(world - ends[k]->GetCenterOfMassPosition());
+      (k == 0 ? p.point_local1 : p.point_local2) = local;
+    }
+    // Swapped ends keep the tendon's length and its range; only the direction of u turns.
+    p.range_lo = t.range_lo;
+    p.range_hi = t.range_hi;
+    p.limit = t.limit;
+    JPH::Ref<TendonLimitConstraint> c = new TendonLimitConstraint(*ends[0], *ends[1], p);
+    AddConstraint(c);
+    tendon_limits_.push_back(c);
   }
 }
 

@@ -28,6 +28,7 @@ void Robot::BeforeUpdate(float h, UpdateScratch& scratch) {
     for (size_t i = 0; i < bodies_.size(); ++i) bodies_[i]->AddForce(external_force_[i]);
   if (model_->has_fluid()) ApplyFluidForces();
   BeginAxisRows(h);
+  for (const auto& tendon : tendon_limits_) tendon->BeginStep();
   for (size_t i = 0; i < soft_contacts_.size(); ++i) soft_contacts_[i]->BeginStep(h, *this, soft_contact_body_[i]);
   if (!self_contacts_.empty()) {
     for (size_t b = 0; b < bodies_.size(); ++b) self_contact_frames_[b] = bodies_[b]->GetWorldTransform();
