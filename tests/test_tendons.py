@@ -247,3 +247,97 @@ def test_a_limited_spatial_tendon_in_an_articulated_tree_is_refused_by_name(tmp_
     with pytest.raises(joltgym.UnsupportedFeatureError,
                        match=r"spatial tendon 'string': a limited spatial tendon on body 'bob' of an articulated tree"):
         joltgym.load_model(path, solver=joltgym.SolverSettings(articulated_joints=True))
+
+
+# A fixed tendon held at its length by a tendon equality (dm_control's manipulator couples its fingers so,
+# its quadruped each leg's joints): one soft row over the tendon's joints.
+COUPLED_ARM = ARM.format(tendons='<fixed name="coupling"><joint joint="shoulder" coef="1"/><joint joint="elbow" coef="-0.7"/></fixed>',
+                         actuators='<motor joint="shoulder" gear="0.5"/>').replace(
+    "</mujoco>", '<equality><tendon name="hold" tendon1="coupling" {params}/></equality></mujoco>')
+# A hand on a hinge with two fingers on it, a motor closing them through a grasp tendon while the
+# equality keeps them mirrored: three bodies under one row, two of them sharing the parent.
+HAND = """
+<mujoco>
+  <option timestep="0.001" gravity="0 0 -9.81"/>
+  <worldbody>
+    <body name="hand" pos="0 0 1">
+      <joint name="wrist" type="hinge" axis="0 1 0" damping="0.1"/>
+      <geom type="box" size="0.03 0.03 0.08" mass="0.5" contype="0" conaffinity="0"/>
+      <body name="thumb" pos="-0.03 0 -0.08"><joint name="thumb" type="hinge" axis="0 1 0" damping="0.02"/>
+        <geom type="capsule" fromto="0 0 0 0 0 -0.1" size="0.01" mass="0.05" contype="0" conaffinity="0"/></body>
+      <body name="finger" pos="0.03 0 -0.08"><joint name="finger" type="hinge" axis="0 1 0" damping="0.02"/>
+        <geom type="capsule" fromto="0 0 0 0.02 0 -0.12" size="0.01" mass="0.08" contype="0" conaffinity="0"/></body>
+    </body>
+  </worldbody>
+  <tendon>
+    <fixed name="grasp"><joint joint="thumb" coef=".5"/><joint joint="finger" coef=".5"/></fixed>
+    <fixed name="coupling"><joint joint="thumb" coef="-.5"/><joint joint="finger" coef=".5"/></fixed>
+  </tendon>
+  <equality><tendon name="coupling" tendon1="coupling" solimp="0.95 0.99 0.001" solref=".005 .5"/></equality>
+  <actuator><motor tendon="grasp" gear="0.05"/><motor joint="wrist" gear="0.3"/></actuator>
+</mujoco>
+"""
+
+
+# MuJoCo's default equality, and a stiff underdamped one with an offset (polycoef's constant). The stiff one
+# on undamped joints: joint by joint, a joint's damping is implicit in the same solve as the equality's row,
+# where MuJoCo finds the constraint forces first and then the damping (its Euler step): under this stiff row
+# that leaves the first step's rates 1.7% apart (measured), under the default row within 1% over the run.
+EQUALITIES = {
+    "default": ("", 'damping="0.05"'),
+    "stiff, offset, undamped joints": ('solref="0.01 0.5" solimp="0.95 0.99 0.001" polycoef="0.2 1 0 0 0"', 'damping="0"'),
+}
+
+
+@pytest.mark.parametrize("kind", EQUALITIES)
+def test_a_tendon_equality_holds_the_arm_as_mujocos(build_world, kind):
+    # From (0.4, -0.6) the tendon stands 0.82 off its length (0.2 further with polycoef's offset): pulled in.
+    params, damping = EQUALITIES[kind]
+    xml = COUPLED_ARM.format(params=params).replace('damping="0.05"', damping)
+    ours, theirs = run(build_world, xml, [0.3], 500, JOINT_BY_JOINT)
+    coupling = theirs[:, 0] - 0.7 * theirs[:, 1]
+    offset = 0.2 if "polycoef" in params else 0.0
+    assert abs(coupling[0] - offset) > 0.5 and abs(coupling[-1] - offset) < 0.05, "MuJoCo's equality pulled it in"
+    if damping == 'damping="0"':  # the first step's rates, where the row pulls hardest: MuJoCo's
+        np.testing.assert_allclose(ours[0, 2:4], theirs[0, 2:4], rtol=1e-4)
+    assert close(ours[:, :4], theirs[:, :4], 0.01), np.abs(ours - theirs).max(axis=0)
+    without, _ = run(build_world, ARM.format(tendons="", actuators='<motor joint="shoulder" gear="0.5"/>'), [0.3], 500,
+                     JOINT_BY_JOINT)
+    assert not close(without[:, :4], theirs[:, :4], 0.1), "the equality is what holds it"
+
+
+def test_a_tendon_equality_mirrors_two_fingers_on_one_hand_as_mujocos(build_world):
+    model, world = build_world(HAND, JOINT_BY_JOINT)
+    m = model.mj_model
+    m.opt.integrator = mujoco.mjtIntegrator.mjINT_EULER
+    d = mujoco.MjData(m)
+    ours, theirs = [], []
+    for t in range(1500):
+        ctrl = np.array([np.sin(t / 150.0), np.cos(t / 200.0)], np.float32)
+        d.ctrl[:] = ctrl
+        mujoco.mj_step(m, d)
+        world.step(ctrl)
+        theirs.append(np.concatenate([d.qpos, d.qvel]))
+        ours.append(np.concatenate([world.qpos, world.qvel]))
+    ours, theirs = np.array(ours), np.array(theirs)
+    assert np.abs(theirs[:, 1]).max() > 0.3 and np.abs(theirs[:, 1] - theirs[:, 2]).max() < 0.02, "mirrored fingers"
+    assert close(ours[:, :3], theirs[:, :3], 0.01), np.abs(ours - theirs).max(axis=0)
+
+
+@pytest.mark.parametrize("equality, solver, match", [
+    ('<tendon name="pair" tendon1="sum" tendon2="difference"/>', None, r"equality 'pair': tendon equalities between two tendons"),
+    ('<tendon name="onspatial" tendon1="string"/>', None, r"equality 'onspatial': tendon equalities on spatial tendons"),
+    ('<joint name="j" joint1="elbow"/>', None, r"equality 'j': joint equality constraints"),
+    ('<connect name="c" body1="arm" body2="forearm" anchor="0 0 0"/>', None, r"equality 'c': connect equality constraints"),
+    ('<tendon name="intree" tendon1="sum"/>', "articulated",
+     r"equality 'intree': a tendon equality on joint 'shoulder' of an articulated tree"),
+])
+def test_what_equalities_do_beyond_one_fixed_tendon_is_refused_by_name(tmp_path, equality, solver, match):
+    xml = ARM.format(tendons='<spatial name="string"><site site="s1"/><site site="s2"/></spatial>',
+                     actuators='<motor tendon="sum"/>')
+    xml = xml.replace('<body name="arm" pos="0 0 1">', '<site name="s1" pos="0 0 1.2"/><body name="arm" pos="0 0 1">')
+    xml = xml.replace('mass="0.5" contype="0" conaffinity="0"/>', 'mass="0.5" contype="0" conaffinity="0"/><site name="s2"/>')
+    path = tmp_path / "model.xml"
+    path.write_text(xml.replace("</mujoco>", f"<equality>{equality}</equality></mujoco>"))
+    with pytest.raises(joltgym.UnsupportedFeatureError, match=match):
+        joltgym.load_model(path, solver=ARTICULATED if solver else None)

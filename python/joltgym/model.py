@@ -239,8 +239,16 @@ def _check_supported(m: mujoco.MjModel) -> None:
 
     _check_flags(m, fail)
 
-    if m.neq:
-        fail(f"equality '{_name(m, 'eq', 0)}'", "equality constraints")
+    fixed = _fixed_tendon_ids(m)
+    for e in range(m.neq):
+        label = f"equality '{_name(m, 'eq', e)}'"
+        kind = mujoco.mjtEq(m.eq_type[e]).name.removeprefix("mjEQ_").lower()
+        if int(m.eq_type[e]) != int(mujoco.mjtEq.mjEQ_TENDON):
+            fail(label, f"{kind} equality constraints (tendon equalities are supported)")
+        if m.eq_obj2id[e] >= 0:
+            fail(label, "tendon equalities between two tendons")
+        if int(m.eq_obj1id[e]) not in fixed:
+            fail(label, "tendon equalities on spatial tendons")
     for p in range(m.npair):
         label = f"<contact><pair> '{_name(m, 'pair', p)}'"
         if np.any(m.pair_solreffriction[p] != 0):
@@ -259,7 +267,6 @@ def _check_supported(m: mujoco.MjModel) -> None:
         fail("<option integrator>", "the implicitfast integrator with fluid forces (their derivatives)")
     if hasattr(m, "geom_fluid") and np.any(m.geom_fluid[:, 0] != 0):
         fail("geom fluidshape", "the ellipsoid fluid model (the inertia-box model is supported)")
-    fixed = _fixed_tendon_ids(m)
     for t in range(m.ntendon):
         label = f"tendon '{_name(m, 'tendon', t)}'"
         acted_on = np.any((m.actuator_trntype == mujoco.mjtTrn.mjTRN_TENDON) & (m.actuator_trnid[:, 0] == t))
@@ -540,6 +547,7 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
     desc.keyframes = keyframes
     desc.tendons = _fixed_tendons(m)
     desc.spatial_tendons = _spatial_tendons(m)
+    desc.tendon_equalities = _tendon_equalities(m)
     cameras = []
     for c in range(m.ncam):
         camera = _native.CameraDesc()
@@ -639,6 +647,26 @@ def _fixed_tendon_ids(m: mujoco.MjModel) -> list[int]:
     """MuJoCo's ids of the fixed tendons (every wrap a joint), in order: ModelDesc::tendons' entries."""
     return [t for t in range(m.ntendon)
             if all(m.wrap_type[w] == mujoco.mjtWrap.mjWRAP_JOINT for w in range(m.tendon_adr[t], m.tendon_adr[t] + m.tendon_num[t]))]
+
+
+def _tendon_equalities(m: mujoco.MjModel) -> list:
+    """Each active tendon equality of one fixed tendon (_check_supported refuses others): its tendon held at
+    tendon_length0 plus the polynomial's constant term (MuJoCo's mjEQ_TENDON without tendon2)."""
+    fixed = _fixed_tendon_ids(m)
+    equalities = []
+    for e in range(m.neq):
+        if not m.eq_active0[e]:
+            continue
+        t = int(m.eq_obj1id[e])
+        equality = _native.TendonEqualityDesc()
+        equality.name = _name(m, "eq", e)
+        equality.tendon = fixed.index(t)
+        equality.length = float(m.tendon_length0[t] + m.eq_data[e][0])
+        equality.solref = [float(x) for x in m.eq_solref[e]]
+        equality.solimp = [float(x) for x in m.eq_solimp[e]]
+        equality.invweight = float(m.tendon_invweight0[t])
+        equalities.append(equality)
+    return equalities
 
 
 def _spatial_tendons(m: mujoco.MjModel) -> list:

@@ -166,6 +166,14 @@ void BindModel(py::module_& m) {
       .def_readwrite("solimp", &SpatialTendonDesc::solimp)
       .def_readwrite("margin", &SpatialTendonDesc::margin)
       .def_readwrite("invweight", &SpatialTendonDesc::invweight);
+  py::class_<TendonEqualityDesc>(m, "TendonEqualityDesc")
+      .def(py::init<>())
+      .def_readwrite("name", &TendonEqualityDesc::name)
+      .def_readwrite("tendon", &TendonEqualityDesc::tendon)
+      .def_readwrite("length", &TendonEqualityDesc::length)
+      .def_readwrite("solref", &TendonEqualityDesc::solref)
+      .def_readwrite("solimp", &TendonEqualityDesc::solimp)
+      .def_readwrite("invweight", &TendonEqualityDesc::invweight);
   py::class_<BodyFrameDesc>(m, "BodyFrameDesc")
       .def(py::init<>())
       .def_readwrite("name", &BodyFrameDesc::name)
@@ -224,6 +232,7 @@ void BindModel(py::module_& m) {
       .def_readwrite("sites", &ModelDesc::sites)
       .def_readwrite("tendons", &ModelDesc::tendons)
       .def_readwrite("spatial_tendons", &ModelDesc::spatial_tendons)
+      .def_readwrite("tendon_equalities", &ModelDesc::tendon_equalities)
       .def_readwrite("cameras", &ModelDesc::cameras)
       .def_readwrite("mj_body_frames", &ModelDesc::mj_body_frames)
       .def_readwrite("excluded_pairs", &ModelDesc::excluded_pairs)

@@ -192,6 +192,17 @@ struct SpatialTendonDesc {
   float invweight = 0.0f;
 };
 
+// A fixed tendon held at a length (MuJoCo's tendon equality with one tendon): length = tendon_length0 plus
+// the equality's first polynomial coefficient, with eq_solref, eq_solimp and tendon_invweight0.
+struct TendonEqualityDesc {
+  std::string name;
+  int tendon = -1;             // index into ModelDesc::tendons
+  float length = 0.0f;
+  std::array<float, 2> solref{0.02f, 1.0f};
+  std::array<float, 5> solimp{0.9f, 0.95f, 0.001f, 0.5f, 2.0f};
+  float invweight = 0.0f;
+};
+
 // Where each MuJoCo body's frame and inertia sit: on which simulated body, and
 // where on it (jointless bodies are welded into a simulated one). MuJoCo's per-body
 // quantities (xpos, cinert, cvel) are computed from these.
@@ -278,6 +289,7 @@ struct ModelDesc {
   std::vector<SiteDesc> sites;
   std::vector<TendonDesc> tendons;
   std::vector<SpatialTendonDesc> spatial_tendons;
+  std::vector<TendonEqualityDesc> tendon_equalities;
   std::vector<CameraDesc> cameras;
   std::vector<BodyFrameDesc> mj_body_frames;  // one per MuJoCo body, world included
   std::vector<std::array<int, 2>> excluded_pairs;  // body index pairs, -1 = world

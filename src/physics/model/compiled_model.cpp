@@ -112,6 +112,7 @@ CompiledModel::CompiledModel(const ModelDesc& desc) : desc_(desc) {
     if (site.body < -1 || site.body >= int(bodies_.size()))
       throw std::invalid_argument("site '" + site.name + "': body index out of range");
   CompileSpatialTendons();
+  CheckTendonEqualities();
   for (const KeyframeDesc& key : desc_.keyframes)
     if (int(key.qpos.size()) != desc_.nq || key.ctrl.size() != desc_.actuators.size())
       throw std::invalid_argument("keyframe '" + key.name + "': needs nq qpos and nu ctrl values");
@@ -389,6 +390,21 @@ void CompiledModel::CompileTendons() {
         throw std::invalid_argument("tendon '" + tendon.name + "': a fixed tendon's joints are hinges and slides");
     }
     if (tendon.stiffness != 0.0f || tendon.damping != 0.0f) passive_tendons_.push_back(int(t));
+  }
+}
+
+void CompiledModel::CheckTendonEqualities() const {
+  for (const TendonEqualityDesc& e : desc_.tendon_equalities) {
+    const std::string label = "equality '" + e.name + "'";
+    if (e.tendon < 0 || e.tendon >= int(desc_.tendons.size())) throw std::invalid_argument(label + ": tendon index out of range");
+    for (int j : desc_.tendons[size_t(e.tendon)].joints) {
+      const CompiledJoint& joint = joints_[size_t(j)];
+      if (bodies_[size_t(joint.body)].articulated)
+        throw UnsupportedFeature(label + ": a tendon equality on joint '" + joint.name +
+                                 "' of an articulated tree; use SolverSettings(articulated_joints=False)");
+      if (joint.gimbal_slot >= 0)
+        throw UnsupportedFeature(label + ": a tendon equality on joint '" + joint.name + "' of a multi-hinge body");
+    }
   }
 }
 

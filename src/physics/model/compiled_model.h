@@ -232,6 +232,9 @@ class CompiledModel {
   void CompileActuators();
   // Checks each fixed tendon's joints (scalar ones, in range) and lists the passive ones.
   void CompileTendons();
+  // Checks each tendon equality's tendon: UnsupportedFeature, naming the equality, where one of its
+  // joints' bodies is in an articulated tree.
+  void CheckTendonEqualities() const;
   // Checks each spatial tendon's sites and compiles the limits that act: UnsupportedFeature, naming
   // the tendon, where a site's body is in an articulated tree (whose rows the tree solves alone).
   void CompileSpatialTendons();

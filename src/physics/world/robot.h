@@ -14,6 +14,7 @@
 #include "physics/core/update_scratch.h"
 #include "physics/joints/gimbal.h"
 #include "physics/joints/joint_axis_constraint.h"
+#include "physics/joints/tendon_equality_constraint.h"
 #include "physics/joints/tendon_limit_constraint.h"
 #include "physics/model/compiled_model.h"
 #include "physics/world/robot_parameter.h"
@@ -153,6 +154,7 @@ class Robot : private BiasAccelerationSource {
   // the tree's articulation.
   void CreateSelfContacts();
   void CreateTendonLimits();
+  void CreateTendonEqualities();
   void AddConstraint(JPH::Constraint* constraint);
   // A constraint an articulation solves itself (TreeConstraint): kept and saved with the
   // robot's, but not in Jolt's lists.
@@ -239,6 +241,7 @@ class Robot : private BiasAccelerationSource {
   std::vector<JPH::Ref<JPH::Constraint>> constraints_;  // all of its constraints, in the order added
   std::vector<JPH::Ref<JointAxisConstraint>> axis_rows_;  // per joint, null when not needed
   std::vector<JPH::Ref<TendonLimitConstraint>> tendon_limits_;  // per CompiledModel::limited_spatial_tendons
+  std::vector<JPH::Ref<TendonEqualityConstraint>> tendon_equalities_;  // per ModelDesc::tendon_equalities
   std::vector<JPH::Ref<SoftContactConstraint>> soft_contacts_;
   std::vector<int> soft_contact_body_;               // the body of each soft contact constraint
   std::vector<const GeomDesc*> soft_contact_plane_;  // and the scene's plane it is with

@@ -84,6 +84,7 @@ Robot::Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin)
   CreateSoftContacts();
   CreateSelfContacts();
   CreateTendonLimits();
+  CreateTendonEqualities();
   RefreshGimbals();
   actuator_gain_.resize(m.actuators().size());
   actuator_bias_length_.resize(m.actuators().size());
@@ -424,6 +425,35 @@ void Robot::CreateTendonLimits() {
     JPH::Ref<TendonLimitConstraint> c = new TendonLimitConstraint(*ends[0], *ends[1], p);
     AddConstraint(c);
     tendon_limits_.push_back(c);
+  }
+}
+
+void Robot::CreateTendonEqualities() {
+  const CompiledModel& m = *model_;
+  for (const TendonEqualityDesc& e : m.desc().tendon_equalities) {
+    const TendonDesc& tendon = m.desc().tendons[size_t(e.tendon)];
+    std::vector<TendonEqualityTerm> terms;
+    for (size_t k = 0; k < tendon.joints.size(); ++k) {
+      const CompiledJoint& joint = m.joints()[size_t(tendon.joints[k])];
+      const CompiledBody& cb = m.bodies()[size_t(joint.body)];
+      TendonEqualityTerm t;
+      t.child = bodies_[size_t(joint.body)];
+      t.parent = joint.parent >= 0 ? bodies_[size_t(joint.parent)] : nullptr;
+      t.angular = joint.type == JointType::Hinge;
+      const JPH::Vec3 axis = cb.rot0 * joint.axis_local;  // world, at the model's pose
+      t.axis_in_parent = t.parent ? t.parent->GetRotation().Conjugated() * axis : axis;
+      // A planar root's slides move its hinge's anchor (Robot::ApplyJointEffort pushes there too).
+      t.anchor_in_child = cb.attachment == Attachment::Planar ? m.joints()[size_t(cb.joints.back())].anchor_local
+                                                              : joint.anchor_local;
+      t.coef = tendon.coefs[k];
+      terms.push_back(t);
+    }
+    JPH::Body& body2 = *terms.front().child;
+    JPH::Body& body1 = terms.front().parent ? *terms.front().parent : JPH::Body::sFixedToWorld;
+    JPH::Ref<TendonEqualityConstraint> c = new TendonEqualityConstraint(
+        body1, body2, std::move(terms), e.length, SoftLimit::FromMuJoCo(e.solref, e.solimp, 0.0f, e.invweight, m.timestep()));
+    AddConstraint(c);
+    tendon_equalities_.push_back(c);
   }
 }
 

@@ -29,6 +29,15 @@ void Robot::BeforeUpdate(float h, UpdateScratch& scratch) {
   if (model_->has_fluid()) ApplyFluidForces();
   BeginAxisRows(h);
   for (const auto& tendon : tendon_limits_) tendon->BeginStep();
+  for (size_t i = 0; i < tendon_equalities_.size(); ++i) {
+    const TendonDesc& tendon = model_->desc().tendons[size_t(model_->desc().tendon_equalities[i].tendon)];
+    float length = 0.0f, rate = 0.0f;
+    for (size_t k = 0; k < tendon.joints.size(); ++k) {
+      length += tendon.coefs[k] * ScalarJointQ(tendon.joints[k]);
+      rate += tendon.coefs[k] * JointRateThisUpdate(tendon.joints[k]);
+    }
+    tendon_equalities_[i]->BeginStep(length, rate);
+  }
   for (size_t i = 0; i < soft_contacts_.size(); ++i) soft_contacts_[i]->BeginStep(h, *this, soft_contact_body_[i]);
   if (!self_contacts_.empty()) {
     for (size_t b = 0; b < bodies_.size(); ++b) self_contact_frames_[b] = bodies_[b]->GetWorldTransform();
