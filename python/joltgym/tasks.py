@@ -440,9 +440,10 @@ TASKS: dict[str, TaskSpec] = {
         _suite_task("FingerSpin", "finger.xml", _FINGER, edit_model=_finger_spin_damping),
         _suite_task("FingerTurnEasy", "finger.xml", _FINGER),
         _suite_task("FingerTurnHard", "finger.xml", _FINGER),
-        # tiny fins in a dense fluid; each fin's two hinges have anchors of their own
-        _suite_task("FishUpright", "fish.xml", _articulated(1, 2)),
-        _suite_task("FishSwim", "fish.xml", _articulated(1, 2)),
+        # tiny fins in a dense fluid; each fin's two hinges have anchors of their own. Nothing touches: one
+        # iteration of the joint-space solve is exact (two gave the same run against MuJoCo)
+        _suite_task("FishUpright", "fish.xml", _articulated(1, 1)),
+        _suite_task("FishSwim", "fish.xml", _articulated(1, 1)),
         # its ankles are two hinges about anchors of their own, which the joint-space solve holds
         _suite_task("HumanoidStand", "humanoid.xml", _articulated(1, 2)),
         _suite_task("HumanoidWalk", "humanoid.xml", _articulated(1, 2)),
