@@ -180,3 +180,53 @@ def test_pixel_sizes_and_the_render_size():
     assert make("HalfCheetah", obs_type="pixels").observation_space.shape == (84, 84, 3)
     assert make("HalfCheetah", render_mode="rgb_array").unwrapped.renderer.settings.width == 480
 
+
+
+# Targets dm_control moves inside its model each episode (reacher's and finger turn's also take the task's size),
+# which joltgym keeps per episode: the episode's frame is the frame of a model whose target stands (and is sized)
+# there. element: the target's kind, the axes info["target"] gives, its size.
+MOVED_TARGETS = {"ReacherHard": ("geom", [0, 1], 0.015), "SwimmerSwimmer6": ("geom", [0, 1], None),
+                 "FishSwim": ("geom", [0, 1, 2], None), "FingerTurnEasy": ("site", [0, 2], 0.07),
+                 "FingerTurnHard": ("site", [0, 2], 0.03)}
+
+
+@pytest.mark.parametrize("name", MOVED_TARGETS)
+def test_a_target_moved_each_episode_is_drawn_where_the_episode_put_it(name):
+    import joltgym
+    from joltgym.tasks import task_spec
+
+    env = make(name, obs_type="pixels").unwrapped
+    spec = task_spec(name)
+    kind, axes, size = MOVED_TARGETS[name]
+    moved_apart = []
+    for seed in (1, 2):
+        frame, info = env.reset(seed=seed)
+
+        def place(m, target=np.asarray(info["target"], np.float64)):
+            element = m.geom("target") if kind == "geom" else m.site("target")
+            getattr(m, f"{kind}_pos")[element.id, axes] = target
+            if size:
+                getattr(m, f"{kind}_size")[element.id, 0] = size
+
+        def frame_of(edit=None):
+            world = _native.World(joltgym.load_model(spec.xml_file, solver=spec.solver, edit=edit).native)
+            world.set_state(env.qpos.astype(np.float32), env.qvel.astype(np.float32))
+            return world.render(_native.Renderer(), 84, 84, {"camera_id": 0})[0]
+
+        assert np.array_equal(frame, frame_of(place))
+        moved_apart.append(not np.array_equal(frame, frame_of()))
+    assert any(moved_apart), "the target is in view and drawn elsewhere than the model has it"
+
+
+@pytest.mark.parametrize("name", ["FingerSpin", "FishUpright"])
+def test_a_target_the_task_hides_is_not_drawn(name):
+    # dm_control's finger spin hides the target and tip sites, fish upright the target geom (alpha 0).
+    import joltgym
+    from joltgym.tasks import task_spec
+
+    env = make(name, obs_type="pixels").unwrapped
+    frame, _ = env.reset(seed=0)
+    spec = task_spec(name)
+    shown = _native.World(joltgym.load_model(spec.xml_file, solver=spec.solver).native)
+    shown.set_state(env.qpos.astype(np.float32), env.qvel.astype(np.float32))
+    assert not np.array_equal(frame, shown.render(_native.Renderer(), 84, 84, {"camera_id": 0})[0])

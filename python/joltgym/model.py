@@ -362,8 +362,7 @@ def _geom_desc(m: mujoco.MjModel, d: mujoco.MjData, g: int, frame_pos, frame_rot
     geom.friction = float(m.geom_friction[g][0])
     geom.condim = int(m.geom_condim[g])
     geom.mj_body = int(m.geom_bodyid[g])
-    material = int(m.geom_matid[g])
-    geom.rgba = [float(x) for x in (m.mat_rgba[material] if material >= 0 else m.geom_rgba[g])]
+    geom.rgba = _drawn_rgba(m, m.geom_rgba[g], int(m.geom_matid[g]))
     geom.group = int(m.geom_group[g])
     geom.solref = [float(x) for x in m.geom_solref[g]]
     geom.solimp = [float(x) for x in m.geom_solimp[g]]
@@ -524,6 +523,8 @@ def describe(m: mujoco.MjModel) -> _native.ModelDesc:
         _, rot = weld_frame(int(m.site_bodyid[i]))
         site.quat = _quat_of(rot.T @ d.site_xmat[i].reshape(3, 3))
         site.size = [float(x) for x in m.site_size[i]]
+        site.rgba = _drawn_rgba(m, m.site_rgba[i], int(m.site_matid[i]))
+        site.group = int(m.site_group[i])
         sites.append(site)
     desc.sites = sites
     height_fields = []
@@ -649,6 +650,13 @@ def _fixed_tendon_ids(m: mujoco.MjModel) -> list[int]:
             if all(m.wrap_type[w] == mujoco.mjtWrap.mjWRAP_JOINT for w in range(m.tendon_adr[t], m.tendon_adr[t] + m.tendon_num[t]))]
 
 
+def _drawn_rgba(m: mujoco.MjModel, rgba: np.ndarray, material: int) -> list[float]:
+    """The colour MuJoCo draws an element in: its material's unless its own rgba was changed from the default
+    (0.5, 0.5, 0.5, 1), as a task hiding a target with alpha 0 changes it (mjv's setMaterial)."""
+    own = [float(x) for x in rgba]
+    return [float(x) for x in m.mat_rgba[material]] if material >= 0 and own == [0.5, 0.5, 0.5, 1.0] else own
+
+
 def _tendon_equalities(m: mujoco.MjModel) -> list:
     """Each active tendon equality of one fixed tendon (_check_supported refuses others): its tendon held at
     tendon_length0 plus the polynomial's constant term (MuJoCo's mjEQ_TENDON without tendon2)."""
@@ -682,7 +690,7 @@ def _spatial_tendons(m: mujoco.MjModel) -> list:
         tendon.name = _name(m, "tendon", t)
         tendon.site1, tendon.site2 = (int(m.wrap_objid[w]) for w in wraps)
         tendon.width = float(m.tendon_width[t])
-        tendon.rgba = [float(x) for x in (m.mat_rgba[m.tendon_matid[t]] if m.tendon_matid[t] >= 0 else m.tendon_rgba[t])]
+        tendon.rgba = _drawn_rgba(m, m.tendon_rgba[t], int(m.tendon_matid[t]))
         tendon.group = int(m.tendon_group[t])
         tendon.limited = bool(m.tendon_limited[t])
         tendon.range = [float(x) for x in m.tendon_range[t]]

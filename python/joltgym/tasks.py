@@ -259,9 +259,16 @@ def _suite_task(name: str, model: str, solver: SolverSettings, edit_model=None) 
     )
 
 
-def _finger_spin_damping(mj_model: mujoco.MjModel, parameters: dict[str, Any]) -> None:
-    """dm_control's spin lowers the spinner's hinge damping from the model's 0.5."""
+def _finger_spin(mj_model: mujoco.MjModel, parameters: dict[str, Any]) -> None:
+    """dm_control's spin lowers the spinner's hinge damping from the model's 0.5 and hides the target and tip sites."""
     mj_model.dof_damping[mj_model.joint("hinge").dofadr[0]] = 0.03
+    for site in ("target", "tip"):
+        mj_model.site_rgba[mj_model.site(site).id, 3] = 0.0
+
+
+def _hide_fish_target(mj_model: mujoco.MjModel, parameters: dict[str, Any]) -> None:
+    """dm_control's fish upright hides the target, which the task has no use for."""
+    mj_model.geom_rgba[mj_model.geom("target").id, 3] = 0.0
 
 
 def _articulated(substeps: int, velocity_iterations: int, **kwargs: Any) -> SolverSettings:
@@ -437,12 +444,12 @@ TASKS: dict[str, TaskSpec] = {
         _suite_task("ReacherHard", "reacher.xml", _articulated(1, 2, mujoco_euler=True)),
         _suite_task("HopperStand", "hopper.xml", _articulated(1, 2, mujoco_euler=True)),
         _suite_task("HopperHop", "hopper.xml", _articulated(1, 2, mujoco_euler=True)),
-        _suite_task("FingerSpin", "finger.xml", _FINGER, edit_model=_finger_spin_damping),
+        _suite_task("FingerSpin", "finger.xml", _FINGER, edit_model=_finger_spin),
         _suite_task("FingerTurnEasy", "finger.xml", _FINGER),
         _suite_task("FingerTurnHard", "finger.xml", _FINGER),
         # tiny fins in a dense fluid; each fin's two hinges have anchors of their own. Nothing touches: one
         # iteration of the joint-space solve is exact (two gave the same run against MuJoCo)
-        _suite_task("FishUpright", "fish.xml", _articulated(1, 1)),
+        _suite_task("FishUpright", "fish.xml", _articulated(1, 1), edit_model=_hide_fish_target),
         _suite_task("FishSwim", "fish.xml", _articulated(1, 1)),
         # its ankles are two hinges about anchors of their own, which the joint-space solve holds
         _suite_task("HumanoidStand", "humanoid.xml", _articulated(1, 2)),

@@ -121,7 +121,9 @@ void BindModel(py::module_& m) {
       .def_readwrite("type", &SiteDesc::type)
       .def_readwrite("pos", &SiteDesc::pos)
       .def_readwrite("quat", &SiteDesc::quat)
-      .def_readwrite("size", &SiteDesc::size);
+      .def_readwrite("size", &SiteDesc::size)
+      .def_readwrite("rgba", &SiteDesc::rgba)
+      .def_readwrite("group", &SiteDesc::group);
   py::class_<HeightFieldDesc>(m, "HeightFieldDesc")
       .def(py::init<>())
       .def_readwrite("name", &HeightFieldDesc::name)

@@ -72,6 +72,13 @@ void EnvGroup::Reset(int k, std::uint64_t seed, float* obs, double* info) {
   task_->Observe(robot, e.ws, obs);
   std::fill(info, info + task_->info_layout().size(), 0.0);
   task_->ResetInfo(robot, e.ws, InfoRow(info));
+  DrawMovedGeoms(k);
+}
+
+void EnvGroup::DrawMovedGeoms(int k) {
+  WorldGeomMove moves[kMaxWorldGeomMoves];
+  const int count = task_->MovedWorldGeoms(envs_[size_t(k)].ws, moves);
+  world_.robot(k).SetWorldGeomMoves(moves, count);
 }
 
 void EnvGroup::Prepare(int k, const float* action) { task_->Prepare(world_.robot(k), action, envs_[size_t(k)].ws); }

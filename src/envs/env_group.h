@@ -53,6 +53,8 @@ class EnvGroup {
   void SetRandomization(std::shared_ptr<const Randomization> randomization) { randomization_ = std::move(randomization); }
 
  private:
+  // Hands robot k the world geoms its task draws elsewhere this episode (Task::MovedWorldGeoms).
+  void DrawMovedGeoms(int k);
   struct Env {
     Rng rng;
     TaskWorkspace ws;

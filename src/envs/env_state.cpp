@@ -23,7 +23,9 @@ bool EnvGroup::RestoreEnv(int k, StateBuffer& in) {
   if (!restored) return false;
   e.rng.RestoreFrom(in);
   RestoreWorkspace(e.ws, in);
-  return !in.IsFailed();
+  if (in.IsFailed()) return false;
+  DrawMovedGeoms(k);
+  return true;
 }
 
 }  // namespace joltgym

@@ -139,6 +139,8 @@ struct SiteDesc {
   Vec3f pos{0, 0, 0};          // in that body's frame
   Quatf quat{1, 0, 0, 0};      // orientation in that body's frame
   Vec3f size{0, 0, 0};         // MuJoCo's site_size: radius, half-length, half-extents or semi-axes
+  std::array<float, 4> rgba{0.5f, 0.5f, 0.5f, 1.0f};  // drawn where its group is visible, as MuJoCo draws sites
+  int group = 0;
 };
 
 // A named state of the model (MJCF <key>): where tasks start their episodes.

@@ -34,6 +34,25 @@ RenderModel::RenderModel(const CompiledModel& model, MeshDetail detail) {
     }
   }
   extent_ = std::max(extent, 0.2f);
+  // Visible sites, as MuJoCo draws them (groups 0-2); an ellipsoid as a unit sphere stretched to its semi-axes.
+  for (size_t s = 0; s < desc.sites.size(); ++s) {
+    const SiteDesc& site = desc.sites[s];
+    if (site.group >= kVisibleGroups || site.rgba[3] <= 0.0f) continue;
+    GeomDesc g;
+    g.pos = site.pos;
+    g.quat = site.quat;
+    g.size = site.size;
+    JPH::Mat44 stretch = JPH::Mat44::sIdentity();
+    if (site.type == SiteType::Ellipsoid) {
+      g.size = {1.0f, 0.0f, 0.0f};
+      stretch = JPH::Mat44::sScale(JPH::Vec3(site.size[0], site.size[1], site.size[2]));
+    }
+    g.type = site.type == SiteType::Ellipsoid ? GeomType::Sphere : GeomType(int(site.type));
+    RenderGeom r{site.body, GeomFrame(g) * stretch, MeshForGeom(g, detail), JPH::Vec3(site.rgba[0], site.rgba[1], site.rgba[2])};
+    if (site.body < 0) r.world_site = int(s);
+    if (r.mesh.indices.empty()) continue;
+    (site.body >= 0 ? body_geoms_ : static_geoms_).push_back(std::move(r));
+  }
   for (const SpatialTendonDesc& t : desc.spatial_tendons)
     if (t.group < kVisibleGroups && t.rgba[3] > 0.0f && t.width > 0.0f)
       tendons_.push_back({t.site1, t.site2, t.width, JPH::Vec3(t.rgba[0], t.rgba[1], t.rgba[2])});
@@ -44,6 +63,7 @@ RenderModel::RenderModel(const CompiledModel& model, MeshDetail detail) {
     unit_cylinder_ = MeshForGeom(cylinder, detail);
   }
   for (const GeomDesc& g : desc.world_geoms) {
+    const int world_geom = int(&g - desc.world_geoms.data());
     if (!Visible(g)) continue;
     if (g.type == GeomType::Plane) {
       const JPH::Quat q(g.quat[1], g.quat[2], g.quat[3], g.quat[0]);
@@ -60,7 +80,7 @@ RenderModel::RenderModel(const CompiledModel& model, MeshDetail detail) {
       const HeightFieldDesc& field = desc.height_fields[size_t(g.height_field)];
       mesh = MeshForHeightField(field, std::max(1, std::max(field.nrow, field.ncol) / 96));  // ~96 x 96 quads drawn
     }
-    RenderGeom r{-1, GeomFrame(g), std::move(mesh), JPH::Vec3(g.rgba[0], g.rgba[1], g.rgba[2])};
+    RenderGeom r{-1, GeomFrame(g), std::move(mesh), JPH::Vec3(g.rgba[0], g.rgba[1], g.rgba[2]), world_geom};
     if (!r.mesh.indices.empty()) static_geoms_.push_back(std::move(r));
   }
 }

@@ -17,6 +17,8 @@ struct RenderGeom {
   JPH::Mat44 local;          // geom frame in the body's frame (the world's for static geoms)
   Mesh mesh;
   JPH::Vec3 rgb;             // linear 0-1
+  int world_geom = -1;       // a static geom's index into ModelDesc::world_geoms
+  int world_site = -1;       // or a world site's into ModelDesc::sites
 };
 
 // A spatial tendon drawn as a cylinder of its width between its two sites.

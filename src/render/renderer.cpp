@@ -266,7 +266,18 @@ void Renderer::DrawGeoms(World& world, const RenderModel& scene, const CameraPos
       if (visible_[a] && visible_[b] && visible_[c]) raster_.DrawTriangle(screen_[a], screen_[b], screen_[c]);
     }
   };
-  for (const RenderGeom& g : scene.static_geoms()) draw(g.mesh, g.rgb, g.local);
+  // A world geom the drawn robot's episode moved (a target) is drawn where the episode put it.
+  const Robot& episode = world.robot(only_robot >= 0 ? only_robot : 0);
+  for (const RenderGeom& g : scene.static_geoms()) {
+    const WorldGeomMove* move = episode.WorldGeomMoveOf(g.world_geom, g.world_site);
+    if (!move) {
+      draw(g.mesh, g.rgb, g.local);
+      continue;
+    }
+    JPH::Mat44 moved = g.local * JPH::Mat44::sScale(move->scale);
+    moved.SetTranslation(move->pos + JPH::Vec3(episode.origin()));
+    draw(g.mesh, g.rgb, moved);
+  }
   for (int r = 0; r < world.num_robots(); ++r) {
     if (only_robot >= 0 && r != only_robot) continue;
     const Robot& robot = world.robot(r);

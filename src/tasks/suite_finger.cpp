@@ -29,8 +29,12 @@ class SuiteFinger : public SuiteTask {
         spinner_(SuiteBody(model, "spinner", task)),
         tip_(FindSuiteSite(model.desc(), "tip", task)),
         touch_top_(FindSuiteSite(model.desc(), "touchtop", task)),
-        touch_bottom_(FindSuiteSite(model.desc(), "touchbottom", task)) {
+        touch_bottom_(FindSuiteSite(model.desc(), "touchbottom", task)),
+        target_site_(FindSuiteSite(model.desc(), "target", task)) {
     if (model.nq() != 3 || model.nv() != 3) throw std::invalid_argument(task + " needs the finger's two hinges and the spinner's");
+    target_site_body_ = model.desc().sites[size_t(target_site_)].body;
+    target_site_y_ = model.desc().sites[size_t(target_site_)].pos[1];
+    target_site_size_ = model.desc().sites[size_t(target_site_)].size[0];
     const SuiteGeom cap = FindSuiteGeom(model.desc(), "cap1", task);
     tip_radius_ = cap.size[0] + cap.size[1] + cap.size[2];
     if (target_radius == 0.0f) {
@@ -67,6 +71,14 @@ class SuiteFinger : public SuiteTask {
     ReportTarget(info, target_info_, ws);
   }
 
+  // turn's target site where the episode put it (dm_control moves it in its model); spin draws it where it is.
+  int MovedWorldGeoms(const TaskWorkspace& ws, WorldGeomMove* out) const override {
+    if (target_radius_ == 0.0f || target_site_body_ >= 0) return 0;
+    out[0] = {-1, target_site_, JPH::Vec3(float(ws.memory[0]), target_site_y_, float(ws.memory[1])),
+              target_radius_ / target_site_size_};
+    return 1;
+  }
+
   void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override {
     robot.GetQpos(ws.qpos.data());
     robot.GetQvel(ws.qvel.data());
@@ -99,7 +111,9 @@ class SuiteFinger : public SuiteTask {
  private:
   float target_radius_;
   int spinner_;
-  int tip_, touch_top_, touch_bottom_;  // sites
+  int tip_, touch_top_, touch_bottom_, target_site_;  // sites
+  int target_site_body_;
+  float target_site_y_, target_site_size_;
   float tip_radius_;                    // from the hinge to the spinner's tip: cap1's size summed, as dm_control
   InfoSlot target_info_;
 };

@@ -80,6 +80,13 @@ class FishSwim final : public SuiteTask {
     if (double* target = info.Values(target_info_)) std::copy(ws.memory.begin(), ws.memory.begin() + 3, target);
   }
 
+  // The target where the episode put it (dm_control moves it in its model).
+  int MovedWorldGeoms(const TaskWorkspace& ws, WorldGeomMove* out) const override {
+    if (target_.world_geom < 0) return 0;
+    out[0] = {target_.world_geom, -1, JPH::Vec3(float(ws.memory[0]), float(ws.memory[1]), float(ws.memory[2]))};
+    return 1;
+  }
+
   void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override {
     robot.GetQpos(ws.qpos.data());
     robot.GetQvel(ws.qvel.data());

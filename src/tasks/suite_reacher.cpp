@@ -20,7 +20,8 @@ class Reacher : public SuiteTask {
   Reacher(const CompiledModel& model, const SuiteParams& params, float target_size)
       : SuiteTask(model, params, model.timestep()),
         target_size_(target_size),
-        finger_(FindSuiteGeom(model.desc(), "finger", "Reacher")) {
+        finger_(FindSuiteGeom(model.desc(), "finger", "Reacher")),
+        target_(FindSuiteGeom(model.desc(), "target", "Reacher")) {
     if (model.nq() != 2 || model.nv() != 2) throw std::invalid_argument("Reacher needs the shoulder and wrist hinges");
     AddObservation("position", 2);
     AddObservation("to_target", 2);
@@ -39,6 +40,14 @@ class Reacher : public SuiteTask {
 
   void ResetInfo(const Robot& /*robot*/, TaskWorkspace& ws, InfoRow info) const override {
     ReportTarget(info, target_info_, ws);
+  }
+
+  // The target where the episode put it, at the task's size (dm_control sets both in its model).
+  int MovedWorldGeoms(const TaskWorkspace& ws, WorldGeomMove* out) const override {
+    if (target_.world_geom < 0) return 0;
+    out[0] = {target_.world_geom, -1, JPH::Vec3(float(ws.memory[0]), float(ws.memory[1]), target_.pos[2]),
+              target_size_ / target_.size[0]};
+    return 1;
   }
 
   void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override {
@@ -61,7 +70,7 @@ class Reacher : public SuiteTask {
 
  private:
   float target_size_;
-  SuiteGeom finger_;
+  SuiteGeom finger_, target_;
   InfoSlot target_info_;
 };
 

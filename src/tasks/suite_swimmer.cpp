@@ -49,6 +49,13 @@ class SuiteSwimmer : public SuiteTask {
     ReportTarget(info, target_info_, ws);
   }
 
+  // The target where the episode put it (dm_control moves it in its model).
+  int MovedWorldGeoms(const TaskWorkspace& ws, WorldGeomMove* out) const override {
+    if (target_.world_geom < 0) return 0;
+    out[0] = {target_.world_geom, -1, JPH::Vec3(float(ws.memory[0]), float(ws.memory[1]), target_.pos[2])};
+    return 1;
+  }
+
   void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override {
     robot.GetQpos(ws.qpos.data());
     obs = std::copy(ws.qpos.begin() + 3, ws.qpos.end(), obs);

@@ -56,11 +56,12 @@ struct SuiteGeom {
   Vec3f pos{0, 0, 0};
   Vec3f size{0, 0, 0};
   Quatf quat{1, 0, 0, 0};
+  int world_geom = -1;  // a world geom's index into ModelDesc::world_geoms
 };
 
 inline SuiteGeom FindSuiteGeom(const ModelDesc& desc, const std::string& name, const std::string& task) {
   for (const GeomDesc& g : desc.world_geoms)
-    if (g.name == name) return {-1, g.pos, g.size, g.quat};
+    if (g.name == name) return {-1, g.pos, g.size, g.quat, int(&g - desc.world_geoms.data())};
   for (size_t b = 0; b < desc.bodies.size(); ++b)
     for (const GeomDesc& g : desc.bodies[b].geoms)
       if (g.name == name) return {int(b), g.pos, g.size, g.quat};

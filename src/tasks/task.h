@@ -61,6 +61,9 @@ class Task {
   virtual void SampleInitialState(const Robot& robot, Rng& rng, TaskWorkspace& ws) const = 0;
   // Writes the info keys declared at_reset for the state reset left.
   virtual void ResetInfo(const Robot& /*robot*/, TaskWorkspace& /*ws*/, InfoRow /*info*/) const {}
+  // The model's world geoms this episode draws elsewhere (a target moved each episode, kept in ws):
+  // how many were written to out (at most kMaxWorldGeomMoves).
+  virtual int MovedWorldGeoms(const TaskWorkspace& /*ws*/, WorldGeomMove* /*out*/) const { return 0; }
   virtual void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const = 0;
 
   // The two halves of an env step: the action becomes the robot's controls, then after

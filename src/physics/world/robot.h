@@ -23,6 +23,7 @@
 #include <Jolt/Physics/Body/Body.h>
 #include <Jolt/Physics/PhysicsSystem.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <utility>
@@ -36,10 +37,35 @@ class TreeContactSolver;
 class TreeConstraint;
 class PlanarArticulationConstraint;
 
+// Where an episode draws one of its model's world geoms (a target its task moves each episode, as
+// dm_control moves it in its model): for the renderer only, no physics (such geoms touch nothing).
+struct WorldGeomMove {
+  int world_geom = -1;  // index into ModelDesc::world_geoms, or -1 for a site of the world:
+  int world_site = -1;  // its index into ModelDesc::sites
+  JPH::Vec3 pos = JPH::Vec3::sZero();  // relative to the robot's origin
+  float scale = 1.0f;                  // of its size (reacher's target is 5 cm easy, 1.5 cm hard)
+};
+constexpr int kMaxWorldGeomMoves = 4;
+
 class Robot : private BiasAccelerationSource {
  public:
   Robot(const Robot&) = delete;
   Robot& operator=(const Robot&) = delete;
+
+  // The episode's moved world geoms (EnvGroup sets them from Task::MovedWorldGeoms after each reset
+  // and restore); the renderer draws those geoms there in this robot's frames.
+  void SetWorldGeomMoves(const WorldGeomMove* moves, int count) {
+    num_geom_moves_ = std::min(count, kMaxWorldGeomMoves);
+    std::copy(moves, moves + num_geom_moves_, geom_moves_.begin());
+  }
+  // Where to draw world geom g, or null to draw it where the model has it.
+  const WorldGeomMove* WorldGeomMoveOf(int world_geom, int world_site) const {
+    for (int i = 0; i < num_geom_moves_; ++i) {
+      const WorldGeomMove& m = geom_moves_[size_t(i)];
+      if ((world_geom >= 0 && m.world_geom == world_geom) || (world_site >= 0 && m.world_site == world_site)) return &m;
+    }
+    return nullptr;
+  }
 
   const CompiledModel& model() const { return *model_; }
   const World& world() const { return *world_; }
@@ -242,6 +268,8 @@ class Robot : private BiasAccelerationSource {
   std::vector<JPH::Ref<JointAxisConstraint>> axis_rows_;  // per joint, null when not needed
   std::vector<JPH::Ref<TendonLimitConstraint>> tendon_limits_;  // per CompiledModel::limited_spatial_tendons
   std::vector<JPH::Ref<TendonEqualityConstraint>> tendon_equalities_;  // per ModelDesc::tendon_equalities
+  std::array<WorldGeomMove, kMaxWorldGeomMoves> geom_moves_{};
+  int num_geom_moves_ = 0;
   std::vector<JPH::Ref<SoftContactConstraint>> soft_contacts_;
   std::vector<int> soft_contact_body_;               // the body of each soft contact constraint
   std::vector<const GeomDesc*> soft_contact_plane_;  // and the scene's plane it is with
