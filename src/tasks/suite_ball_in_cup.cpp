@@ -46,10 +46,7 @@ class BallInCupCatch final : public SuiteTask {
   }
 
   void Observe(const Robot& robot, TaskWorkspace& ws, float* obs) const override {
-    robot.GetQpos(ws.qpos.data());
-    robot.GetQvel(ws.qvel.data());
-    obs = std::copy(ws.qpos.begin(), ws.qpos.end(), obs);
-    std::copy(ws.qvel.begin(), ws.qvel.end(), obs);
+    ObservePositionThenVelocity(robot, ws, obs);
   }
 
   float Reward(const Robot& robot, TaskWorkspace& /*ws*/) const override {

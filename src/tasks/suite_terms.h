@@ -132,6 +132,14 @@ inline void RandomizeLimitedAndRotationalJoints(const CompiledModel& model, Rng&
   }
 }
 
+// dm_control's physics.position() then physics.velocity(): qpos, then qvel (point mass, ball in cup).
+inline void ObservePositionThenVelocity(const Robot& robot, TaskWorkspace& ws, float* obs) {
+  robot.GetQpos(ws.qpos.data());
+  robot.GetQvel(ws.qvel.data());
+  obs = std::copy(ws.qpos.begin(), ws.qpos.end(), obs);
+  std::copy(ws.qvel.begin(), ws.qvel.end(), obs);
+}
+
 // The suite's usual start: random joint angles as above, at rest.
 inline void RandomJointAnglesAtRest(const CompiledModel& model, Rng& rng, TaskWorkspace& ws) {
   RandomizeLimitedAndRotationalJoints(model, rng, ws.qpos);
