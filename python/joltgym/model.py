@@ -273,8 +273,7 @@ def _check_supported(m: mujoco.MjModel) -> None:
         if t not in fixed:
             if acted_on or m.tendon_stiffness[t] != 0 or m.tendon_damping[t] != 0:
                 fail(label, "spatial tendons driven by actuators, springs or dampers (their length limits are supported)")
-            wraps = range(m.tendon_adr[t], m.tendon_adr[t] + m.tendon_num[t])
-            if m.tendon_limited[t] and (len(wraps) != 2 or any(m.wrap_type[w] != mujoco.mjtWrap.mjWRAP_SITE for w in wraps)):
+            if m.tendon_limited[t] and not _straight_between_two_sites(m, t):
                 fail(label, "spatial tendons through more than two sites, around geoms or over pulleys")
         elif m.tendon_limited[t]:
             fail(label, "fixed tendon limits")
@@ -677,18 +676,22 @@ def _tendon_equalities(m: mujoco.MjModel) -> list:
     return equalities
 
 
+def _straight_between_two_sites(m: mujoco.MjModel, t: int) -> bool:
+    """Whether tendon t is a spatial tendon of exactly two sites (no wrapping geom, no pulley)."""
+    wraps = range(m.tendon_adr[t], m.tendon_adr[t] + m.tendon_num[t])
+    return len(wraps) == 2 and all(m.wrap_type[w] == mujoco.mjtWrap.mjWRAP_SITE for w in wraps)
+
+
 def _spatial_tendons(m: mujoco.MjModel) -> list:
     """The spatial tendons straight between two sites (drawn; their limits act). _check_supported refuses a
     limited one of any other path; an unlimited one, which exerts nothing, is left out (and not drawn)."""
-    fixed = _fixed_tendon_ids(m)
     tendons = []
     for t in range(m.ntendon):
-        wraps = range(m.tendon_adr[t], m.tendon_adr[t] + m.tendon_num[t])
-        if t in fixed or len(wraps) != 2 or any(m.wrap_type[w] != mujoco.mjtWrap.mjWRAP_SITE for w in wraps):
+        if not _straight_between_two_sites(m, t):
             continue
         tendon = _native.SpatialTendonDesc()
         tendon.name = _name(m, "tendon", t)
-        tendon.site1, tendon.site2 = (int(m.wrap_objid[w]) for w in wraps)
+        tendon.site1, tendon.site2 = (int(m.wrap_objid[w]) for w in (m.tendon_adr[t], m.tendon_adr[t] + 1))
         tendon.width = float(m.tendon_width[t])
         tendon.rgba = _drawn_rgba(m, m.tendon_rgba[t], int(m.tendon_matid[t]))
         tendon.group = int(m.tendon_group[t])

@@ -88,44 +88,38 @@ void SelfContactConstraint::AppendForces(float dt, int robot, int body1, int bod
   }
 }
 
-void SelfContactConstraint::SetupVelocityConstraint(float dt) {
-  for (size_t k = 0; k < live_of_.size(); ++k) {
-    if (live_of_[k] < 0) continue;
-    const Slot& s = live_[size_t(live_of_[k])];
-    auto& parts = parts_[size_t(live_of_[k])];
-    for (int i = 0; i < s.num_rows; ++i) {
-      const SoftContactRow& r = s.rows[i];
-      // Jolt's r1 + u: the point on body 2 seen from body 1's centre of mass (the same point: u = 0).
-      parts[size_t(i)].CalculateConstraintPropertiesWithStiffnessAndDamping(dt, *mBody1, s.r1, *mBody2, s.r2, r.axis, r.bias,
-                                                                            0.0f, kNegligibleStiffness, r.damping);
-      parts[size_t(i)].SetTotalLambda(r.total);
-    }
-  }
-}
-
-void SelfContactConstraint::WarmStartVelocityConstraint(float ratio) {
+template <typename F>
+void SelfContactConstraint::ForEachJoltRow(F&& f) {
   for (size_t k = 0; k < live_of_.size(); ++k) {
     if (live_of_[k] < 0) continue;
     Slot& s = live_[size_t(live_of_[k])];
     auto& parts = parts_[size_t(live_of_[k])];
-    for (int i = 0; i < s.num_rows; ++i) {
-      parts[size_t(i)].WarmStart(*mBody1, *mBody2, s.rows[i].axis, ratio);
-      s.rows[i].total = parts[size_t(i)].GetTotalLambda();
-    }
+    for (int i = 0; i < s.num_rows; ++i) f(s, s.rows[i], parts[size_t(i)]);
   }
+}
+
+void SelfContactConstraint::SetupVelocityConstraint(float dt) {
+  ForEachJoltRow([&](const Slot& s, const SoftContactRow& r, JPH::AxisConstraintPart& part) {
+    // Jolt's r1 + u: the point on body 2 seen from body 1's centre of mass (the same point: u = 0).
+    part.CalculateConstraintPropertiesWithStiffnessAndDamping(dt, *mBody1, s.r1, *mBody2, s.r2, r.axis, r.bias, 0.0f,
+                                                              kNegligibleStiffness, r.damping);
+    part.SetTotalLambda(r.total);
+  });
+}
+
+void SelfContactConstraint::WarmStartVelocityConstraint(float ratio) {
+  ForEachJoltRow([&](const Slot&, SoftContactRow& r, JPH::AxisConstraintPart& part) {
+    part.WarmStart(*mBody1, *mBody2, r.axis, ratio);
+    r.total = part.GetTotalLambda();
+  });
 }
 
 bool SelfContactConstraint::SolveVelocityConstraint(float) {
   bool applied = false;
-  for (size_t k = 0; k < live_of_.size(); ++k) {
-    if (live_of_[k] < 0) continue;
-    Slot& s = live_[size_t(live_of_[k])];
-    auto& parts = parts_[size_t(live_of_[k])];
-    for (int i = 0; i < s.num_rows; ++i) {
-      applied |= parts[size_t(i)].SolveVelocityConstraint(*mBody1, *mBody2, s.rows[i].axis, 0.0f, FLT_MAX);
-      s.rows[i].total = parts[size_t(i)].GetTotalLambda();
-    }
-  }
+  ForEachJoltRow([&](const Slot&, SoftContactRow& r, JPH::AxisConstraintPart& part) {
+    applied |= part.SolveVelocityConstraint(*mBody1, *mBody2, r.axis, 0.0f, FLT_MAX);
+    r.total = part.GetTotalLambda();
+  });
   return applied;
 }
 

@@ -111,6 +111,9 @@ class SelfContactConstraint final : public OwnConstraint {
   Slot& TakeSlot(size_t k);
   // Clears possible contact k's rows and returns its Slot to free_.
   void FreeSlot(size_t k);
+  // f(slot, row, part) for each row of each live slot, with the part Jolt solves it in (in_jolt).
+  template <typename F>
+  void ForEachJoltRow(F&& f);
 };
 
 }  // namespace joltgym

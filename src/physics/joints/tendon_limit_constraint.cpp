@@ -11,10 +11,6 @@ namespace {
 // The length below which the tendon's direction is taken as it was (its two ends meet).
 constexpr float kLeastLength = 1.0e-9f;
 
-JPH::Vec3 PointVelocity(const JPH::Body& body, JPH::Vec3Arg r) {
-  return body.IsDynamic() ? body.GetLinearVelocity() + body.GetAngularVelocity().Cross(r) : JPH::Vec3::sZero();
-}
-
 }  // namespace
 
 TendonLimitConstraint::TendonLimitConstraint(JPH::Body& body1, JPH::Body& body2, const TendonLimitParams& params)
@@ -29,7 +25,7 @@ void TendonLimitConstraint::BeginStep() {
   length_ = span.Length();
   if (length_ > kLeastLength) direction_ = span / length_;
   r1_plus_u_ = r1 + span;
-  rate_ = direction_.Dot(PointVelocity(*mBody2, r2_) - PointVelocity(*mBody1, r1));
+  rate_ = direction_.Dot(mBody2->GetPointVelocityCOM(r2_) - mBody1->GetPointVelocityCOM(r1));
 }
 
 void TendonLimitConstraint::ResetWarmStart() {

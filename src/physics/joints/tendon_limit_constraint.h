@@ -30,10 +30,6 @@ class TendonLimitConstraint final : public OwnConstraint {
   // force of the update reaches their velocities): reads the length and its rate.
   void BeginStep();
 
-  // MuJoCo's ten_length and ten_velocity at the last BeginStep (or, before any, at construction).
-  float length() const { return length_; }
-  float rate() const { return rate_; }
-
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User2; }
   void ResetWarmStart() override;
   void SetupVelocityConstraint(float dt) override;
@@ -48,7 +44,7 @@ class TendonLimitConstraint final : public OwnConstraint {
   bool SetupSide(JPH::AxisConstraintPart& row, float dt, float distance, float sign);
 
   TendonLimitParams params_;
-  float length_ = 0.0f, rate_ = 0.0f;
+  float length_ = 0.0f, rate_ = 0.0f;  // MuJoCo's ten_length and ten_velocity at the update's start
   JPH::Vec3 direction_ = JPH::Vec3::sAxisX();  // u, from the end on body 1 to the end on body 2
   JPH::Vec3 r1_plus_u_ = JPH::Vec3::sZero();  // body 2's end from body 1's centre of mass
   JPH::Vec3 r2_ = JPH::Vec3::sZero();

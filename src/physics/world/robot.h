@@ -233,6 +233,8 @@ class Robot : private BiasAccelerationSource {
   JPH::Vec3 SlideAxis(const CompiledJoint& joint) const;
   float SlidePosition(const CompiledJoint& joint) const;
   float ScalarJointQ(int joint) const;
+  // A fixed tendon's length and velocity at this update's start (sum of coef times q, and q').
+  void FixedTendonNow(const TendonDesc& tendon, float& length, float& velocity);
   JPH::Quat ParentRotation(int body) const;
   JPH::RMat44 ParentTransform(int body) const;
   JPH::Vec3 PointVelocity(int body, JPH::RVec3 point) const;

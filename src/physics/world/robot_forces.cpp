@@ -30,12 +30,8 @@ void Robot::BeforeUpdate(float h, UpdateScratch& scratch) {
   BeginAxisRows(h);
   for (const auto& tendon : tendon_limits_) tendon->BeginStep();
   for (size_t i = 0; i < tendon_equalities_.size(); ++i) {
-    const TendonDesc& tendon = model_->desc().tendons[size_t(model_->desc().tendon_equalities[i].tendon)];
-    float length = 0.0f, rate = 0.0f;
-    for (size_t k = 0; k < tendon.joints.size(); ++k) {
-      length += tendon.coefs[k] * ScalarJointQ(tendon.joints[k]);
-      rate += tendon.coefs[k] * JointRateThisUpdate(tendon.joints[k]);
-    }
+    float length, rate;
+    FixedTendonNow(model_->desc().tendons[size_t(model_->desc().tendon_equalities[i].tendon)], length, rate);
     tendon_equalities_[i]->BeginStep(length, rate);
   }
   for (size_t i = 0; i < soft_contacts_.size(); ++i) soft_contacts_[i]->BeginStep(h, *this, soft_contact_body_[i]);
@@ -204,6 +200,14 @@ void Robot::ApplyActuation(float h) {
   }
 }
 
+void Robot::FixedTendonNow(const TendonDesc& tendon, float& length, float& velocity) {
+  length = velocity = 0.0f;
+  for (size_t k = 0; k < tendon.joints.size(); ++k) {
+    length += tendon.coefs[k] * ScalarJointQ(tendon.joints[k]);
+    velocity += tendon.coefs[k] * JointRateThisUpdate(tendon.joints[k]);
+  }
+}
+
 void Robot::ApplyJointSprings() {
   const auto& joints = model_->joints();
   for (size_t j = 0; j < joints.size(); ++j) {
@@ -217,11 +221,8 @@ void Robot::ApplyJointSprings() {
   const auto& tendons = model_->desc().tendons;
   for (int t : model_->passive_tendons()) {
     const TendonDesc& tendon = tendons[size_t(t)];
-    float length = 0.0f, velocity = 0.0f;
-    for (size_t k = 0; k < tendon.joints.size(); ++k) {
-      length += tendon.coefs[k] * ScalarJointQ(tendon.joints[k]);
-      velocity += tendon.coefs[k] * JointRateThisUpdate(tendon.joints[k]);
-    }
+    float length, velocity;
+    FixedTendonNow(tendon, length, velocity);
     float force = -tendon.damping * velocity;
     if (length < tendon.lengthspring[0]) force += tendon.stiffness * (tendon.lengthspring[0] - length);
     if (length > tendon.lengthspring[1]) force += tendon.stiffness * (tendon.lengthspring[1] - length);
