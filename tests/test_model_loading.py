@@ -94,11 +94,12 @@ def test_jointless_bodies_are_welded_with_combined_mass(tmp_path):
 @pytest.mark.parametrize(
     "snippet,needle",
     [
-        ('<geom type="ellipsoid" size="0.1 0.2 0.3"/>', "ellipsoid"),
+        ('<geom name="hull" type="mesh" mesh="tetrahedron"/>', "geom 'hull': colliding mesh geoms"),
     ],
 )
 def test_unsupported_geoms_are_named(tmp_path, snippet, needle):
-    xml = f"""<mujoco><worldbody><body name="thing"><freejoint/>{snippet}</body></worldbody></mujoco>"""
+    xml = f"""<mujoco><asset><mesh name="tetrahedron" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/></asset>
+      <worldbody><body name="thing"><freejoint/>{snippet}</body></worldbody></mujoco>"""
     path = tmp_path / "bad.xml"
     path.write_text(xml)
     with pytest.raises(joltgym.UnsupportedFeatureError, match=needle):

@@ -85,6 +85,8 @@ SHAPES = {
     "cylinder standing": dict(shape="cylinder", size="0.1 0.05", height=0.2),
     "cylinder lying": dict(shape="cylinder", size="0.1 0.2", height=0.3, euler="90 0 0"),
     "capsule lying": dict(shape="capsule", size="0.05 0.2", height=0.3, euler="0 90 0"),
+    "ellipsoid lying": dict(shape="ellipsoid", size="0.1 0.15 0.05", height=0.2),
+    "ellipsoid tipping over": dict(shape="ellipsoid", size="0.05 0.05 0.2", height=0.3, euler="0 80 0"),
 }
 
 
@@ -105,6 +107,21 @@ def test_a_box_slides_as_far_as_mujocos(build_world, friction):
     assert mj_travelled > 0.1
     assert travelled == pytest.approx(mj_travelled, rel=0.05)
     np.testing.assert_allclose(ours[-1, :2], theirs[-1, :2], atol=0.05 * mj_travelled)
+
+
+def test_a_tumbling_ellipsoid_rolls_as_mujocos_while_its_motion_is_not_chaotic(build_world):
+    # One contact at the deepest point against the floor, as MuJoCo's plane-convex collision.
+    ours, theirs = drop(build_world, 350, shape="ellipsoid", size="0.1 0.15 0.05", euler="30 20 0")
+    assert np.abs(theirs[-1, :2]).max() > 0.1, "it rolled away"
+    np.testing.assert_allclose(ours[:, :3], theirs[:, :3], atol=1e-3)  # measured 4e-4
+
+
+def test_jolts_own_contacts_collide_an_ellipsoid_by_its_surface(build_world):
+    hard = _ReferenceSolverSettings(soft_contacts=False)
+    ours, _ = drop(build_world, 500, solver=hard, shape="ellipsoid", size="0.1 0.15 0.05", height=0.2)
+    # at rest on its shortest semi-axis, no deeper than Jolt's slop
+    assert 0.05 - hard.penetration_slop - 1e-4 < ours[-1, 2] < 0.05 + 1e-4
+    np.testing.assert_allclose(ours[-1], ours[-100], atol=1e-6)
 
 
 def test_hard_contacts_stay_an_option(build_world):

@@ -26,6 +26,7 @@ _GEOM_TYPES = {
     int(mujoco.mjtGeom.mjGEOM_PLANE): _native.GeomType.PLANE,
     int(mujoco.mjtGeom.mjGEOM_SPHERE): _native.GeomType.SPHERE,
     int(mujoco.mjtGeom.mjGEOM_CAPSULE): _native.GeomType.CAPSULE,
+    int(mujoco.mjtGeom.mjGEOM_ELLIPSOID): _native.GeomType.ELLIPSOID,
     int(mujoco.mjtGeom.mjGEOM_CYLINDER): _native.GeomType.CYLINDER,
     int(mujoco.mjtGeom.mjGEOM_BOX): _native.GeomType.BOX,
     int(mujoco.mjtGeom.mjGEOM_HFIELD): _native.GeomType.HEIGHT_FIELD,  # in the scene only (_check_supported)

@@ -14,6 +14,7 @@ void BindModel(py::module_& m) {
       .value("HEIGHT_FIELD", GeomType::HeightField)
       .value("SPHERE", GeomType::Sphere)
       .value("CAPSULE", GeomType::Capsule)
+      .value("ELLIPSOID", GeomType::Ellipsoid)
       .value("CYLINDER", GeomType::Cylinder)
       .value("BOX", GeomType::Box);
   py::enum_<JointType>(m, "JointType")

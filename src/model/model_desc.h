@@ -11,7 +11,7 @@ namespace joltgym {
 using Vec3f = std::array<float, 3>;
 using Quatf = std::array<float, 4>;  // (w, x, y, z), MuJoCo's order
 
-enum class GeomType : int { Plane = 0, HeightField = 1, Sphere = 2, Capsule = 3, Cylinder = 5, Box = 6 };
+enum class GeomType : int { Plane = 0, HeightField = 1, Sphere = 2, Capsule = 3, Ellipsoid = 4, Cylinder = 5, Box = 6 };
 enum class JointType : int { Free = 0, Ball = 1, Slide = 2, Hinge = 3 };
 
 struct GeomDesc {

@@ -127,7 +127,7 @@ Mesh MeshForGeom(const GeomDesc& geom, MeshDetail detail) {
   switch (int(geom.type)) {
     case int(GeomType::Sphere): return Roundish(s[0], 0.0f, JPH::Vec3::sReplicate(1.0f), detail);
     case int(GeomType::Capsule): return Roundish(s[0], s[1], JPH::Vec3::sReplicate(1.0f), detail);
-    case 4:  // ellipsoid
+    case int(GeomType::Ellipsoid):
       return Roundish(1.0f, 0.0f, JPH::Vec3(s[0], s[1], s[2]), detail);
     case int(GeomType::Cylinder): return Cylinder(s[0], s[1], detail);
     case int(GeomType::Box): return Box(JPH::Vec3(s[0], s[1], s[2]));

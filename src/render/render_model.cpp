@@ -34,7 +34,7 @@ RenderModel::RenderModel(const CompiledModel& model, MeshDetail detail) {
     }
   }
   extent_ = std::max(extent, 0.2f);
-  // Visible sites, as MuJoCo draws them (groups 0-2); an ellipsoid as a unit sphere stretched to its semi-axes.
+  // Visible sites, as MuJoCo draws them (groups 0-2).
   for (size_t s = 0; s < desc.sites.size(); ++s) {
     const SiteDesc& site = desc.sites[s];
     if (site.group >= kVisibleGroups || site.rgba[3] <= 0.0f) continue;
@@ -42,13 +42,8 @@ RenderModel::RenderModel(const CompiledModel& model, MeshDetail detail) {
     g.pos = site.pos;
     g.quat = site.quat;
     g.size = site.size;
-    JPH::Mat44 stretch = JPH::Mat44::sIdentity();
-    if (site.type == SiteType::Ellipsoid) {
-      g.size = {1.0f, 0.0f, 0.0f};
-      stretch = JPH::Mat44::sScale(JPH::Vec3(site.size[0], site.size[1], site.size[2]));
-    }
-    g.type = site.type == SiteType::Ellipsoid ? GeomType::Sphere : GeomType(int(site.type));
-    RenderGeom r{site.body, GeomFrame(g) * stretch, MeshForGeom(g, detail), JPH::Vec3(site.rgba[0], site.rgba[1], site.rgba[2])};
+    g.type = GeomType(int(site.type));  // a site's types number as a geom's
+    RenderGeom r{site.body, GeomFrame(g), MeshForGeom(g, detail), JPH::Vec3(site.rgba[0], site.rgba[1], site.rgba[2])};
     if (site.body < 0) r.world_site = int(s);
     if (r.mesh.indices.empty()) continue;
     (site.body >= 0 ? body_geoms_ : static_geoms_).push_back(std::move(r));

@@ -68,6 +68,13 @@ ArticulationConstraint::ArticulationConstraint(std::vector<JPH::Body*> bodies, s
   system_.SetTree(RateParents(root_rates_, hinges_));
 }
 
+void ArticulationConstraint::AddTendonEquality(TendonEqualityConstraint* equality, const std::vector<int>& joints,
+                                               const std::vector<float>& coefs) {
+  // The rows' rate is (w_child - w_parent) . rate row: the hinge's own rate, sign +1.
+  equalities_.Attach(system_, equality,
+                     JointSpaceEqualities::TermsOnHinges(hinges_, root_rates_, joints, coefs, [](int) { return 1.0; }));
+}
+
 void ArticulationConstraint::BuildMotions() {
   for (BodyInfo& b : bodies_) {
     b.inv_inertia = b.body->GetMotionProperties()->GetInverseInertiaForRotation(JPH::Mat44::sRotation(b.body->GetRotation()));
@@ -172,6 +179,7 @@ void ArticulationConstraint::Factorise() {
 void ArticulationConstraint::Refactorise() {
   system_.Factorise();
   contacts_.FactorChanged();
+  equalities_.FactorChanged();
 }
 
 void ArticulationConstraint::SetupVelocityConstraint(float dt) {
@@ -192,6 +200,7 @@ void ArticulationConstraint::SetupVelocityConstraint(float dt) {
         }
         return m.count > 0 ? m.rate[m.count - 1] : -1;
       });
+  equalities_.Build(dt);
   Factorise();
 }
 
@@ -295,6 +304,7 @@ void ArticulationConstraint::WarmStartVelocityConstraint(float ratio) {
     mp->AddLinearVelocityStep(i / b.mass);
     mp->AddAngularVelocityStep(b.inv_inertia.Multiply3x3(r.Cross(i)));
   });
+  equalities_.WarmStart(ratio, [this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); });
 }
 
 bool ArticulationConstraint::SolveOnce() {
@@ -310,6 +320,7 @@ bool ArticulationConstraint::SolveOnce() {
   }
   if (!system_.Solve([this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); })) return false;
   contacts_.Solve(system_);
+  equalities_.Solve(system_);
   for (size_t i = 0; i < bodies_.size(); ++i) {  // v' = T x, applied as the change from v
     const BodyMotion& m = motion_[i];
     JPH::Vec3 lin = JPH::Vec3::sZero(), ang = JPH::Vec3::sZero();

@@ -11,8 +11,8 @@
 // light links for hundreds of iterations, and an airborne Ant stays far from converged MuJoCo
 // at any iteration count a step affords (benchmarks/solver_measurements.md).
 // The tree's plane contacts (AddContacts) are solved in the same joint space
-// (joint_space_contacts.h), after the projection in each iteration; other contacts stay Jolt
-// rows iterated around it. A limit whose accumulated impulse would pull is dropped for the
+// (joint_space_contacts.h), after the projection in each iteration, and then its tendon
+// equalities (joint_space_equalities.h); other contacts stay Jolt rows iterated around it. A limit whose accumulated impulse would pull is dropped for the
 // rest of the update and the system refactorised without it.
 //
 // A body on two or three hinges about one anchor (gimbal.h: the Humanoid's abdomen, hips and
@@ -38,6 +38,7 @@
 #include <Jolt/Physics/Body/Body.h>
 
 #include "physics/articulation/joint_space_contacts.h"
+#include "physics/articulation/joint_space_equalities.h"
 #include "physics/articulation/joint_space_system.h"
 #include "physics/articulation/tree_constraint.h"
 #include "physics/joints/joint_axis_constraint.h"
@@ -46,7 +47,7 @@
 
 namespace joltgym {
 
-class ArticulationConstraint final : public TreeConstraint, public TreeContactSolver {
+class ArticulationConstraint final : public TreeConstraint, public TreeRowSolver {
  public:
   // bodies: one tree's bodies, parents before children, bodies[0] the root; one to three hinges
   // per other body (and possibly some from the world to the root), in body order.
@@ -56,6 +57,8 @@ class ArticulationConstraint final : public TreeConstraint, public TreeContactSo
   void AddSelfContacts(int body1, int body2, SelfContactConstraint* contacts) override {
     contacts_.AttachSelf(body1, body2, contacts);
   }
+  void AddTendonEquality(TendonEqualityConstraint* equality, const std::vector<int>& joints,
+                         const std::vector<float>& coefs) override;
 
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
   void ResetWarmStart() override {}
@@ -134,6 +137,7 @@ class ArticulationConstraint final : public TreeConstraint, public TreeContactSo
   std::vector<JPH::Vec3> placed_;              // per body, scratch: where the hinges place its centre of mass
   std::vector<JPH::Quat> placed_rotation_;     // and how they turn it
   JointSpaceContacts<3> contacts_;  // along world x, y and z
+  JointSpaceEqualities equalities_;
 };
 
 }  // namespace joltgym

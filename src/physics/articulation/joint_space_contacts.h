@@ -17,6 +17,7 @@
 #include "physics/articulation/joint_space_system.h"
 #include "physics/contacts/self_contact_constraint.h"
 #include "physics/contacts/soft_contact_constraint.h"
+#include "physics/joints/tendon_equality_constraint.h"
 
 #include <Jolt/Jolt.h>
 
@@ -27,18 +28,23 @@
 
 namespace joltgym {
 
-// An articulation that solves the contacts of its tree's bodies (Robot::CreateSoftContacts,
-// Robot::CreateSelfContacts).
-class TreeContactSolver {
+// An articulation that solves rows of its tree's bodies in its joint space: their contacts
+// (Robot::CreateSoftContacts, Robot::CreateSelfContacts) and tendon equalities over their hinges
+// (Robot::CreateTendonEqualities).
+class TreeRowSolver {
  public:
   // The plane contacts of the tree's body `body` (an index into its bodies) are solved here from
   // now on (SoftContactConstraint::SolveInArticulation).
   virtual void AddContacts(int body, SoftContactConstraint* contacts) = 0;
   // The contacts between the tree's bodies body1 and body2 are solved here.
   virtual void AddSelfContacts(int body1, int body2, SelfContactConstraint* contacts) = 0;
+  // The equality's row over the model's joints `joints` (hinges of this tree, ArticulatedHinge::joint)
+  // with the tendon's coefficients is solved here.
+  virtual void AddTendonEquality(TendonEqualityConstraint* equality, const std::vector<int>& joints,
+                                 const std::vector<float>& coefs) = 0;
 
  protected:
-  ~TreeContactSolver() = default;
+  ~TreeRowSolver() = default;
 };
 
 template <int D>

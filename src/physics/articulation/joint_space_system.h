@@ -34,6 +34,7 @@ namespace joltgym {
 
 // One hinge of an articulated tree (articulation_constraint.h, planar_articulation_constraint.h).
 struct ArticulatedHinge {
+  int joint = -1;   // the model's joint
   int body = -1;    // child body (index into the tree's bodies)
   int parent = -1;  // parent body, -1: the world
   JPH::Vec3 anchor_local1;  // anchor in the parent's COM frame (world frame for the world)

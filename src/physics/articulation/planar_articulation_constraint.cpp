@@ -49,6 +49,13 @@ PlanarArticulationConstraint::PlanarArticulationConstraint(std::vector<JPH::Body
   if (mujoco_euler_) damped_.SetTree(RateParents(root_rates_, hinges_));
 }
 
+void PlanarArticulationConstraint::AddTendonEquality(TendonEqualityConstraint* equality, const std::vector<int>& joints,
+                                                     const std::vector<float>& coefs) {
+  equalities_.Attach(system_, equality, JointSpaceEqualities::TermsOnHinges(hinges_, root_rates_, joints, coefs, [this](int k) {
+                       return double(axis_sign_[size_t(k)]);  // the hinge's rate is s x
+                     }));
+}
+
 void PlanarArticulationConstraint::BuildMotions() {
   // A body moves with its parent's rates (rigidly carried to its own COM) and its own hinge's,
   // which comes after them: each body's rates are in ascending order.
@@ -143,6 +150,7 @@ void PlanarArticulationConstraint::Factorise() {
 void PlanarArticulationConstraint::Refactorise() {
   system_.Factorise();
   contacts_.FactorChanged();
+  equalities_.FactorChanged();
 }
 
 void PlanarArticulationConstraint::SetupVelocityConstraint(float dt) {
@@ -150,6 +158,7 @@ void PlanarArticulationConstraint::SetupVelocityConstraint(float dt) {
   system_.AddHingeRows(hinges_, dt, root_rates_, [this](int k) { return double(axis_sign_[size_t(k)]); });
   BuildMotions();
   BuildContacts(dt);
+  equalities_.Build(dt);
   Factorise();
   if (mujoco_euler_) BuildDamped();
 }
@@ -217,6 +226,7 @@ void PlanarArticulationConstraint::WarmStartVelocityConstraint(float ratio) {
     mp->AddLinearVelocityStep(float(impulse[0] / b.mass) * u_ + float(impulse[1] / b.mass) * w_);
     mp->AddAngularVelocityStep(float(double(b.inv_inertia) * (ru * impulse[1] - rw * impulse[0])) * n_);
   });
+  equalities_.WarmStart(ratio, [this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); });
 }
 
 bool PlanarArticulationConstraint::SolveOnce() {
@@ -234,6 +244,7 @@ bool PlanarArticulationConstraint::SolveOnce() {
   }
   if (!system_.Solve([this](int hinge, float impulse) { ApplyRateImpulse(hinge, impulse); })) return false;
   contacts_.Solve(system_);
+  equalities_.Solve(system_);
   for (size_t i = 0; i < bodies_.size(); ++i) {  // v' = T x, applied as the change from v
     double t[3];
     VelocityOf(motion_[i], [this](int r) { return system_.x(r); }, t);

@@ -16,8 +16,8 @@
 // lock the joint rates on light links, so that HalfCheetah's step stays far from its converged
 // solve at any iteration count a step affords.
 // The tree's plane contacts (AddContacts) are solved in the same joint space
-// (joint_space_contacts.h), after the projection in each iteration.
-// Other contacts stay Jolt rows iterated around it.
+// (joint_space_contacts.h), after the projection in each iteration, and then its tendon
+// equalities (joint_space_equalities.h). Other contacts stay Jolt rows iterated around it.
 //
 // Positions: each body turns only about the normal, so Jolt's integration leaves every joint
 // angle exact; what drifts is where the bodies sit (each moved along its own straight line
@@ -36,6 +36,7 @@
 #include <Jolt/Physics/Body/Body.h>
 
 #include "physics/articulation/joint_space_contacts.h"
+#include "physics/articulation/joint_space_equalities.h"
 #include "physics/articulation/joint_space_system.h"
 #include "physics/articulation/tree_constraint.h"
 #include "physics/contacts/soft_contact_constraint.h"
@@ -44,7 +45,7 @@
 
 namespace joltgym {
 
-class PlanarArticulationConstraint final : public TreeConstraint, public TreeContactSolver {
+class PlanarArticulationConstraint final : public TreeConstraint, public TreeRowSolver {
  public:
   // bodies: one tree's bodies, parents before children, bodies[0] the root; one hinge per
   // other body (and possibly one from the world to the root), in body order. normal_axis: the
@@ -63,6 +64,8 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeCon
   void AddSelfContacts(int body1, int body2, SelfContactConstraint* contacts) override {
     contacts_.AttachSelf(body1, body2, contacts);
   }
+  void AddTendonEquality(TendonEqualityConstraint* equality, const std::vector<int>& joints,
+                         const std::vector<float>& coefs) override;
 
   // Between updates: each body's linear velocity made the one its tree's rates (the root's
   // velocity and turn, the hinges' relative turns) give at the bodies' current poses. Jolt's
@@ -141,6 +144,7 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeCon
   double v_[kMaxBodies][3];         // scratch: the bodies' velocities
   JPH::Vec3 placed_[kMaxBodies];    // scratch: the bodies' centres of mass as the anchors place them
   JointSpaceContacts<2> contacts_;  // along u and w
+  JointSpaceEqualities equalities_;
   bool mujoco_euler_ = false;
   // Where MuJoCo's integration puts the free root's centre of mass this update (qpos += h qvel on
   // its slides and hinge): Jolt moves the centre along its velocity, MuJoCo the joints' anchor,

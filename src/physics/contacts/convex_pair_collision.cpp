@@ -12,7 +12,8 @@ namespace joltgym {
 namespace {
 
 bool Primitive(GeomType t) {
-  return t == GeomType::Sphere || t == GeomType::Capsule || t == GeomType::Box || t == GeomType::Cylinder;
+  return t == GeomType::Sphere || t == GeomType::Capsule || t == GeomType::Ellipsoid || t == GeomType::Box ||
+         t == GeomType::Cylinder;
 }
 
 }  // namespace

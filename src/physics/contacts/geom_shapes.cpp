@@ -1,5 +1,6 @@
 #include "physics/contacts/geom_shapes.h"
 
+#include "physics/contacts/ellipsoid_shape.h"
 #include "physics/core/unsupported_feature.h"
 
 #include <Jolt/Physics/Collision/Shape/BoxShape.h>
@@ -22,6 +23,7 @@ float GeomReach(GeomType type, const Vec3f& size) {
     case GeomType::Sphere: reach = size[0]; break;
     case GeomType::Capsule: reach = size[0] + size[1]; break;
     case GeomType::Box: reach = std::sqrt(size[0] * size[0] + size[1] * size[1] + size[2] * size[2]); break;
+    case GeomType::Ellipsoid: reach = std::max({size[0], size[1], size[2]}); break;
     case GeomType::Cylinder: reach = std::sqrt(size[0] * size[0] + size[1] * size[1]); break;
     case GeomType::Plane: break;
   }
@@ -48,6 +50,8 @@ GeomPrimitive MakeUntaggedPrimitive(const GeomDesc& geom, const std::string& own
       return {new JPH::SphereShape(s[0])};
     case GeomType::Capsule:
       return {new JPH::CapsuleShape(s[1], s[0]), kZToY};
+    case GeomType::Ellipsoid:
+      return {new EllipsoidShape(JPH::Vec3(s[0], s[1], s[2]))};
     case GeomType::Cylinder:
       return {new JPH::CylinderShape(s[1], s[0], ConvexRadius(std::min(s[0], s[1]))), kZToY};
     case GeomType::Box:

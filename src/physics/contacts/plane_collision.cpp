@@ -36,6 +36,18 @@ int Capsule(JPH::Vec3Arg point, JPH::Vec3Arg normal, const Vec3f& size, const JP
   return n;
 }
 
+// MuJoCo's mjc_PlaneConvex: one contact, at the ellipsoid's support point against the plane.
+int Ellipsoid(JPH::Vec3Arg point, JPH::Vec3Arg normal, const Vec3f& size, const JPH::Mat44& t, float margin,
+              PlaneContactPoint out[]) {
+  const JPH::Vec3 semi_axes(size[0], size[1], size[2]);
+  const JPH::Vec3 scaled = semi_axes * t.Multiply3x3Transposed(-normal);
+  const JPH::Vec3 deepest = t * (semi_axes * scaled / scaled.Length());
+  const float dist = (deepest - point).Dot(normal);
+  if (dist > margin) return 0;
+  Emit(deepest, dist, normal, 0, out[0]);
+  return 1;
+}
+
 int Box(JPH::Vec3Arg point, JPH::Vec3Arg normal, const Vec3f& size, const JPH::Mat44& t, float margin,
         PlaneContactPoint out[]) {
   const float centre_dist = (t.GetTranslation() - point).Dot(normal);
@@ -90,6 +102,7 @@ int PlaneContactFeatures(GeomType type) {
   switch (type) {
     case GeomType::Sphere: return 1;
     case GeomType::Capsule: return 2;
+    case GeomType::Ellipsoid: return 1;
     case GeomType::Box: return 8;
     case GeomType::Cylinder: return 4;
     case GeomType::Plane: return 0;
@@ -103,6 +116,7 @@ int CollidePlane(JPH::Vec3Arg point, JPH::Vec3Arg normal, GeomType type, const V
     case GeomType::Sphere:
       return SphereContact(point, normal, geom_transform.GetTranslation(), size[0], margin, 0, out[0]) ? 1 : 0;
     case GeomType::Capsule: return Capsule(point, normal, size, geom_transform, margin, out);
+    case GeomType::Ellipsoid: return Ellipsoid(point, normal, size, geom_transform, margin, out);
     case GeomType::Box: return Box(point, normal, size, geom_transform, margin, out);
     case GeomType::Cylinder: return Cylinder(point, normal, size, geom_transform, margin, out);
     case GeomType::Plane: return 0;

@@ -1,6 +1,7 @@
 // Contact points of a geom against a plane, as MuJoCo's plane collision functions find
 // them (engine_collision_primitive.c): a sphere touches at one point, a capsule at its
-// two end spheres, a box at up to four corners, a cylinder at up to four rim points.
+// two end spheres, an ellipsoid at its deepest point, a box at up to four corners, a cylinder at
+// up to four rim points.
 // Each point is halfway between the two surfaces and carries the signed distance
 // between them (negative: penetrating), so that a soft contact can engage within its
 // margin before the surfaces touch.

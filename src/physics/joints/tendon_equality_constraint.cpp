@@ -53,6 +53,13 @@ void TendonEqualityConstraint::SetupVelocityConstraint(float dt) {
   effective_ = k + softness_ > 0.0f ? 1.0f / (k + softness_) : 0.0f;
 }
 
+void TendonEqualityConstraint::ArticulatedRow(float dt, double& softness, double& bias) const {
+  float s, target;
+  soft_.Row(length_now_ - length_, rate_before_, dt, s, target);
+  softness = s;
+  bias = -target;
+}
+
 float TendonEqualityConstraint::Rate() const {
   float rate = 0.0f;
   for (const BodyRow& r : rows_) rate += r.linear.Dot(r.body->GetLinearVelocity()) + r.angular.Dot(r.body->GetAngularVelocity());

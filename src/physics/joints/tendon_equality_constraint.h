@@ -42,6 +42,15 @@ class TendonEqualityConstraint final : public OwnConstraint {
     rate_before_ = tendon_rate;
   }
 
+  // The row is solved in its tree's joint space (joint_space_equalities.h), which keeps this
+  // constraint out of Jolt's lists.
+  void SolveInArticulation() { in_articulation_ = true; }
+  bool in_articulation() const { return in_articulation_; }
+  // The row's softness and bias (Jolt's sign) for an update of length dt, for the joint-space solve.
+  void ArticulatedRow(float dt, double& softness, double& bias) const;
+  // The row's accumulated impulse (warm start), solved in joint space.
+  float& total() { return total_; }
+
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
   void ResetWarmStart() override { total_ = 0.0f; }
   void SetupVelocityConstraint(float dt) override;
@@ -71,6 +80,7 @@ class TendonEqualityConstraint final : public OwnConstraint {
   float length_now_ = 0.0f, rate_before_ = 0.0f;
   float softness_ = 0.0f, bias_ = 0.0f, effective_ = 0.0f;  // 1 / (J M^-1 J^T + softness)
   float total_ = 0.0f;
+  bool in_articulation_ = false;
 };
 
 }  // namespace joltgym

@@ -397,13 +397,22 @@ void CompiledModel::CheckTendonEqualities() const {
   for (const TendonEqualityDesc& e : desc_.tendon_equalities) {
     const std::string label = "equality '" + e.name + "'";
     if (e.tendon < 0 || e.tendon >= int(desc_.tendons.size())) throw std::invalid_argument(label + ": tendon index out of range");
-    for (int j : desc_.tendons[size_t(e.tendon)].joints) {
+    // Solved in one tree's joint space over its hinges (joint_space_equalities.h), or joint by joint.
+    const std::vector<int>& joints = desc_.tendons[size_t(e.tendon)].joints;
+    const CompiledBody& first = bodies_[size_t(joints_[size_t(joints.front())].body)];
+    for (int j : joints) {
       const CompiledJoint& joint = joints_[size_t(j)];
-      if (bodies_[size_t(joint.body)].articulated)
+      const CompiledBody& body = bodies_[size_t(joint.body)];
+      const bool hinge = body.attachment == Attachment::Hinge || body.attachment == Attachment::Gimbal;
+      if (body.articulated != first.articulated || (body.articulated && body.articulation_root != first.articulation_root))
+        throw UnsupportedFeature(label + ": a tendon equality over joints of different articulated trees ('" + joint.name +
+                                 "'), or of one and of bodies outside it");
+      if (body.articulated && !hinge)
         throw UnsupportedFeature(label + ": a tendon equality on joint '" + joint.name +
-                                 "' of an articulated tree; use SolverSettings(articulated_joints=False)");
-      if (joint.gimbal_slot >= 0)
-        throw UnsupportedFeature(label + ": a tendon equality on joint '" + joint.name + "' of a multi-hinge body");
+                                 "' of an articulated tree that is not one of its hinges");
+      if (!body.articulated && joint.gimbal_slot >= 0)
+        throw UnsupportedFeature(label + ": a tendon equality on joint '" + joint.name +
+                                 "' of a multi-hinge body outside an articulated tree; use SolverSettings(articulated_joints=True)");
     }
   }
 }

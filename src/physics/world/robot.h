@@ -33,7 +33,7 @@ namespace joltgym {
 
 class World;
 struct ArticulatedHinge;
-class TreeContactSolver;
+class TreeRowSolver;
 class TreeConstraint;
 class PlanarArticulationConstraint;
 
@@ -278,7 +278,7 @@ class Robot : private BiasAccelerationSource {
   std::vector<JPH::Ref<SelfContactConstraint>> self_contacts_;  // per CompiledModel::self_contacts entry
   std::vector<JPH::RMat44> self_contact_frames_;                 // per body, scratch for their BeginStep
   // per body: the articulation that solves its tree's plane contacts and the body's index there
-  std::vector<std::pair<TreeContactSolver*, int>> contact_solver_of_;
+  std::vector<std::pair<TreeRowSolver*, int>> contact_solver_of_;
   std::vector<TreeConstraint*> trees_;  // every articulation of its trees
   // The articulations whose trees Jolt's contacts touch (AfterUpdate places them once more).
   std::vector<TreeConstraint*> touched_trees_;

@@ -169,6 +169,7 @@ void Robot::CreateJoints() {
     };
     auto articulated_hinge = [&] {  // for the tree's articulation, which solves the joint
       ArticulatedHinge h;
+      h.joint = int(j);
       h.body = joint.body;
       h.parent = joint.parent;
       h.anchor_local1 = JPH::Vec3(parent.GetInverseCenterOfMassTransform() * anchor);
@@ -298,7 +299,7 @@ void Robot::AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::u
     const bool touched = std::any_of(tree.begin(), tree.end(), [](const JPH::Body* b) {
       return b->GetObjectLayer() != layers::kInert;
     });
-    TreeContactSolver* solver = nullptr;
+    TreeRowSolver* solver = nullptr;
     TreeConstraint* constraint = nullptr;
     if (planar_normal_ >= 0) {  // the model's hinges are planar links
       // A free root's joints act at its last joint's anchor (its hinge's, after its slides).
@@ -452,7 +453,14 @@ void Robot::CreateTendonEqualities() {
     JPH::Body& body1 = terms.front().parent ? *terms.front().parent : JPH::Body::sFixedToWorld;
     JPH::Ref<TendonEqualityConstraint> c = new TendonEqualityConstraint(
         body1, body2, std::move(terms), e.length, SoftLimit::FromMuJoCo(e.solref, e.solimp, 0.0f, e.invweight, m.timestep()));
-    AddConstraint(c);
+    // Hinges of one articulated tree (CompiledModel::CheckTendonEqualities): its joint space solves the row.
+    const int first_body = m.joints()[size_t(tendon.joints.front())].body;
+    if (m.bodies()[size_t(first_body)].articulated) {
+      contact_solver_of_[size_t(first_body)].first->AddTendonEquality(c.GetPtr(), tendon.joints, tendon.coefs);
+      AddTreeRow(c);
+    } else {
+      AddConstraint(c);
+    }
     tendon_equalities_.push_back(c);
   }
 }
