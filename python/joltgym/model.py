@@ -65,9 +65,9 @@ class SolverSettings:
     # world-hinged root with hinges below it (one per body, or two or three on one body) or
     # planar links; other models raise UnsupportedFeatureError naming the body.
     articulated_joints: bool = False
-    # A planar articulated robot stepped as MuJoCo's Euler integrator steps it (velocity products
-    # explicit, damping implicit after the constraint forces), so that with one sub-step it takes
-    # MuJoCo's own step. Needs articulated_joints on a planar model.
+    # An articulated robot stepped as MuJoCo's Euler integrator steps it: its joints' damping implicit
+    # after the constraint forces, and on a planar model its velocity products explicit too, so that
+    # with one sub-step it takes MuJoCo's own step. Needs articulated_joints.
     mujoco_euler: bool = False
 
     def to_native(self) -> _native.SolverDesc:

@@ -1,7 +1,8 @@
 """Where the DeepMind Control Suite's models come from: dm_control's own files in the registry's
 ``dm-control`` wheel (``dm_control/suite/*.xml`` and the ``common/`` files they include), installed by
 ``pip install "joltgym[dmc]"``. joltgym ships none of these files. The models dm_control builds at run time
-from its files (the swimmers of 6 and 15 links) are built from them here the same way, into joltgym's cache."""
+from its files (the swimmers of 6 and 15 links, the quadruped of its walk and run tasks) are built from them here
+the same way, into joltgym's cache."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from pathlib import Path
 PREFIX = "dm_control"  # a task's xml_file "dm_control/<file>" is dm_control/suite/<file>
 # Models built from swimmer.xml: file name -> number of links (dm_control's swimmer6 and swimmer15 tasks)
 SWIMMERS = {"swimmer6.xml": 6, "swimmer15.xml": 15}
+# Models built from quadruped.xml: file name -> floor size (dm_control's walk and run: 20 s at 0.5 and 5 m/s)
+QUADRUPEDS = {"quadruped_walk.xml": 10.0, "quadruped_run.xml": 100.0}
 
 
 def suite_dir() -> Path:
@@ -32,9 +35,11 @@ def suite_model_path(name: str) -> Path:
     lists them."""
     if name in SWIMMERS:
         return _built(name, swimmer_xml(SWIMMERS[name]))
+    if name in QUADRUPEDS:
+        return _built(name, moving_quadruped_xml(QUADRUPEDS[name]))
     path = suite_dir() / name
     if not path.is_file():
-        models = ", ".join(sorted([*(p.name for p in suite_dir().glob("*.xml")), *SWIMMERS]))
+        models = ", ".join(sorted([*(p.name for p in suite_dir().glob("*.xml")), *SWIMMERS, *QUADRUPEDS]))
         raise FileNotFoundError(f"dm_control's suite has no model {name!r}; models: {models}")
     return path
 
@@ -64,6 +69,22 @@ def swimmer_xml(links: int) -> str:
     for camera in root.findall("./worldbody/body/camera"):
         if camera.get("mode") == "trackcom":
             camera.set("pos", " ".join(str(float(v) * scale) for v in camera.get("pos", "").split()))
+    return ET.tostring(root, encoding="unicode")
+
+
+def moving_quadruped_xml(floor_size: float) -> str:
+    """dm_control's quadruped as its walk and run tasks build it from quadruped.xml: the floor ``floor_size`` m
+    each way, without the walls, the ball, the target, the terrain and the rangefinder sensors."""
+    root = ET.fromstring((suite_dir() / "quadruped.xml").read_text())
+    worldbody = root.find("./worldbody")
+    worldbody.find("./geom[@name='floor']").set("size", f"{floor_size:g} {floor_size:g} .5")
+    for wall in ("wall_px", "wall_py", "wall_nx", "wall_ny", "terrain"):
+        worldbody.remove(worldbody.find(f"./geom[@name='{wall}']"))
+    worldbody.remove(worldbody.find("./body[@name='ball']"))
+    worldbody.remove(worldbody.find("./site[@name='target']"))
+    sensor = root.find("./sensor")
+    for rangefinder in sensor.findall("./rangefinder"):
+        sensor.remove(rangefinder)
     return ET.tostring(root, encoding="unicode")
 
 

@@ -244,9 +244,10 @@ def _spot_task(name: str, scene: str, max_episode_steps: int) -> "TaskSpec":
     return _playground_task(name, "spot", scene, _playground_gains, 2.5, -20.0, max_episode_steps=max_episode_steps)
 
 
-def _suite_task(name: str, model: str, solver: SolverSettings, edit_model=None) -> "TaskSpec":
+def _suite_task(name: str, model: str, solver: SolverSettings, edit_model=None, camera_id: int = 0) -> "TaskSpec":
     """A task of the DeepMind Control Suite on its own model ``dm_control/suite/<model>`` (joltgym.suite_assets:
-    pip install "joltgym[dmc]"), its env class ``<Name>Env`` in ``joltgym.envs.suite``; 1000 control steps."""
+    pip install "joltgym[dmc]"), its env class ``<Name>Env`` in ``joltgym.envs.suite``; 1000 control steps; pixels
+    from the model's camera ``camera_id`` (the one pixel-based agents use: DrQ-v2's)."""
     return TaskSpec(
         edit_model=edit_model,
         name=name,
@@ -255,7 +256,7 @@ def _suite_task(name: str, model: str, solver: SolverSettings, edit_model=None) 
         env_entry_point=f"joltgym.envs.suite:{name}Env",
         max_episode_steps=1000,
         family="dmc",
-        camera_id=0,
+        camera_id=camera_id,
     )
 
 
@@ -451,10 +452,11 @@ TASKS: dict[str, TaskSpec] = {
         # iteration of the joint-space solve is exact (two gave the same run against MuJoCo)
         _suite_task("FishUpright", "fish.xml", _articulated(1, 1), edit_model=_hide_fish_target),
         _suite_task("FishSwim", "fish.xml", _articulated(1, 1)),
-        # its ankles are two hinges about anchors of their own, which the joint-space solve holds
-        _suite_task("HumanoidStand", "humanoid.xml", _articulated(1, 2)),
-        _suite_task("HumanoidWalk", "humanoid.xml", _articulated(1, 2)),
-        _suite_task("HumanoidRun", "humanoid.xml", _articulated(1, 2)),
+        # its ankles are two hinges about anchors of their own, which the joint-space solve holds; its joints'
+        # damping taken after the constraint forces, as MuJoCo's Euler step takes it
+        _suite_task("HumanoidStand", "humanoid.xml", _articulated(1, 2, mujoco_euler=True)),
+        _suite_task("HumanoidWalk", "humanoid.xml", _articulated(1, 2, mujoco_euler=True)),
+        _suite_task("HumanoidRun", "humanoid.xml", _articulated(1, 2, mujoco_euler=True)),
         # a ball tied to a cup by a string (a limited spatial tendon), their contacts MuJoCo's soft ones: joint by
         # joint, one iteration, which is MuJoCo's Euler step (the rows found first, the cup's damping implicit after)
         _suite_task("BallInCupCatch", "ball_in_cup.xml",
@@ -462,6 +464,12 @@ TASKS: dict[str, TaskSpec] = {
         # dm_control builds these from swimmer.xml (joltgym.suite_assets); no contacts
         _suite_task("SwimmerSwimmer6", "swimmer6.xml", _articulated(1, 1, mujoco_euler=True)),
         _suite_task("SwimmerSwimmer15", "swimmer15.xml", _articulated(1, 1, mujoco_euler=True)),
+        # built from quadruped.xml as its tasks build it (joltgym.suite_assets); the legs' stiff couplings
+        # (tendon equalities over each hip's pitch, knee and ankle) solved in the tree's joint space, the joints'
+        # heavy damping after the constraint forces as MuJoCo's Euler step takes it; eight iterations for the
+        # toes' friction pyramids (two leave the first step in contact 0.38 rad/s off MuJoCo, eight 0.006)
+        _suite_task("QuadrupedWalk", "quadruped_walk.xml", _articulated(1, 8, mujoco_euler=True), camera_id=2),
+        _suite_task("QuadrupedRun", "quadruped_run.xml", _articulated(1, 8, mujoco_euler=True), camera_id=2),
     )
 }
 

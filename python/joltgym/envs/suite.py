@@ -147,3 +147,13 @@ BallInCupCatchEnv, BallInCupCatchVectorEnv = _suite_env(
     lies in the cup (within its target box), else 0. Observation: position (qpos: cup x, z, ball x, z: 4), velocity
     (4). Starts with the ball at rest anywhere 0.2-0.5 m above and within 0.2 m beside its origin, redrawn until
     nothing touches.""")
+QuadrupedWalkEnv, QuadrupedWalkVectorEnv = _suite_env(
+    "QuadrupedWalk",
+    """quadruped walk: reward upright x move: upright tolerance(torso zz, (1, inf), margin 2, linear, 0), move
+    tolerance(forward speed in the torso's frame, (0.5, inf), margin 0.5, linear, 0.5). Observation:
+    egocentric_state (16 hinge angles, their rates, 12 actuator activations: 44), torso_velocity (3), torso_upright
+    (1), imu (accelerometer, gyro: 6), force_torque (arcsinh of the force, then the torque, at the four toes:
+    24). Starts at the model's joint angles, at rest, the torso at a uniformly random orientation and the lowest
+    height (1 cm steps up from 0) that touches nothing; on a model without the walls, the ball and the terrain.""")
+QuadrupedRunEnv, QuadrupedRunVectorEnv = _suite_env(
+    "QuadrupedRun", """quadruped run: quadruped walk at 5 m/s (margin 5).""")

@@ -12,9 +12,10 @@
 namespace joltgym {
 
 ArticulationConstraint::ArticulationConstraint(std::vector<JPH::Body*> bodies, std::vector<ArticulatedHinge> hinges,
-                                               JPH::uint32 priority)
+                                               JPH::uint32 priority, bool mujoco_euler)
     : TreeConstraint(bodies, priority),
-      hinges_(std::move(hinges)) {
+      hinges_(std::move(hinges)),
+      mujoco_euler_(mujoco_euler) {
   const bool world_hinged = std::any_of(hinges_.begin(), hinges_.end(), [](const ArticulatedHinge& h) { return h.parent < 0; });
   root_rates_ = world_hinged ? 0 : 6;
   if (int(bodies.size()) > kMaxBodies || root_rates_ + int(hinges_.size()) > kMaxRates)
@@ -66,6 +67,9 @@ ArticulationConstraint::ArticulationConstraint(std::vector<JPH::Body*> bodies, s
   placed_.resize(n);
   placed_rotation_.resize(n);
   system_.SetTree(RateParents(root_rates_, hinges_));
+  if (mujoco_euler_) damping_.SetTree(RateParents(root_rates_, hinges_));
+  damping_linear_.assign(n, JPH::Vec3::sZero());
+  damping_angular_.assign(n, JPH::Vec3::sZero());
 }
 
 void ArticulationConstraint::AddTendonEquality(TendonEqualityConstraint* equality, const std::vector<int>& joints,
@@ -202,6 +206,7 @@ void ArticulationConstraint::SetupVelocityConstraint(float dt) {
       });
   equalities_.Build(dt);
   Factorise();
+  if (mujoco_euler_) damping_.Build(scratch(), system_);
 }
 
 bool ArticulationConstraint::SolvePositionConstraint(float, float baumgarte) {
@@ -339,7 +344,26 @@ bool ArticulationConstraint::SolveOnce() {
 
 bool ArticulationConstraint::SolveVelocityConstraint(float) {
   JointSpaceSystem::SolveReleasingLimits(int(hinges_.size()), [this] { return SolveOnce(); }, [this] { Refactorise(); });
+  if (mujoco_euler_) DampAfterConstraints();
   return true;
+}
+
+void ArticulationConstraint::DampAfterConstraints() {
+  damping_.Solve(system_);
+  for (size_t i = 0; i < bodies_.size(); ++i) {  // v += T dx
+    const BodyMotion& m = motion_[i];
+    JPH::Vec3 lin = JPH::Vec3::sZero(), ang = JPH::Vec3::sZero();
+    for (int c = 0; c < m.count; ++c) {
+      const float dx = float(damping_.change(m.rate[c]));
+      lin += dx * m.lin[c];
+      ang += dx * m.ang[c];
+    }
+    JPH::MotionProperties* mp = bodies_[i].body->GetMotionProperties();
+    mp->AddLinearVelocityStep(lin);
+    mp->AddAngularVelocityStep(ang);
+    damping_linear_[i] = lin;
+    damping_angular_[i] = ang;
+  }
 }
 
 void ArticulationConstraint::RefreshMasses() {

@@ -38,6 +38,7 @@
 #include <Jolt/Physics/Body/Body.h>
 
 #include "physics/articulation/joint_space_contacts.h"
+#include "physics/articulation/joint_space_damping.h"
 #include "physics/articulation/joint_space_equalities.h"
 #include "physics/articulation/joint_space_system.h"
 #include "physics/articulation/tree_constraint.h"
@@ -51,7 +52,11 @@ class ArticulationConstraint final : public TreeConstraint, public TreeRowSolver
  public:
   // bodies: one tree's bodies, parents before children, bodies[0] the root; one to three hinges
   // per other body (and possibly some from the world to the root), in body order.
-  ArticulationConstraint(std::vector<JPH::Body*> bodies, std::vector<ArticulatedHinge> hinges, JPH::uint32 priority);
+  // mujoco_euler (SolverDesc::mujoco_euler): the hinges' drive rows carry their damping explicitly
+  // (JointAxisParams::damping_after_constraints) and each velocity iteration ends with the damping taken
+  // after the constraint forces (joint_space_damping.h), as MuJoCo's Euler step takes it.
+  ArticulationConstraint(std::vector<JPH::Body*> bodies, std::vector<ArticulatedHinge> hinges, JPH::uint32 priority,
+                         bool mujoco_euler = false);
 
   void AddContacts(int body, SoftContactConstraint* contacts) override { contacts_.Attach(body, contacts); }
   void AddSelfContacts(int body1, int body2, SelfContactConstraint* contacts) override {
@@ -63,6 +68,11 @@ class ArticulationConstraint final : public TreeConstraint, public TreeRowSolver
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
   void ResetWarmStart() override {}
   void RefreshMasses() override;
+  void DampingVelocityChange(int local, JPH::Vec3& linear, JPH::Vec3& angular) const override {
+    if (!mujoco_euler_) return TreeConstraint::DampingVelocityChange(local, linear, angular);
+    linear = damping_linear_[size_t(local)];
+    angular = damping_angular_[size_t(local)];
+  }
   void SetupVelocityConstraint(float dt) override;
   void WarmStartVelocityConstraint(float ratio) override;
   bool SolveVelocityConstraint(float dt) override;
@@ -110,6 +120,8 @@ class ArticulationConstraint final : public TreeConstraint, public TreeRowSolver
   void AddMassMatrix();
   // One exact solve on the current velocities; false if a limit had to be dropped first.
   bool SolveOnce();
+  // The iteration's rates changed by damping_'s, carried to the bodies (mujoco_euler).
+  void DampAfterConstraints();
   // Impulse on a hinge's rate: its two bodies' turning along its rate row (M^-1 J^T lambda).
   void ApplyRateImpulse(int hinge, float impulse);
   // Where the hinges put body i's rotation, its parent's placed at `parent` (identity: the world).
@@ -138,6 +150,9 @@ class ArticulationConstraint final : public TreeConstraint, public TreeRowSolver
   std::vector<JPH::Quat> placed_rotation_;     // and how they turn it
   JointSpaceContacts<3> contacts_;  // along world x, y and z
   JointSpaceEqualities equalities_;
+  bool mujoco_euler_ = false;
+  std::vector<JPH::Vec3> damping_linear_, damping_angular_;  // per body: the last damping's velocity change
+  JointSpaceDamping damping_;  // mujoco_euler: the joints' damping after the constraint forces
 };
 
 }  // namespace joltgym

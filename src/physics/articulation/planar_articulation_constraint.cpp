@@ -46,7 +46,9 @@ PlanarArticulationConstraint::PlanarArticulationConstraint(std::vector<JPH::Body
   }
   motion_.resize(bodies_.size());
   system_.SetTree(RateParents(root_rates_, hinges_));
-  if (mujoco_euler_) damped_.SetTree(RateParents(root_rates_, hinges_));
+  if (mujoco_euler_) damping_.SetTree(RateParents(root_rates_, hinges_));
+  damping_linear_.assign(bodies_.size(), JPH::Vec3::sZero());
+  damping_angular_.assign(bodies_.size(), JPH::Vec3::sZero());
 }
 
 void PlanarArticulationConstraint::AddTendonEquality(TendonEqualityConstraint* equality, const std::vector<int>& joints,
@@ -160,48 +162,19 @@ void PlanarArticulationConstraint::SetupVelocityConstraint(float dt) {
   BuildContacts(dt);
   equalities_.Build(dt);
   Factorise();
-  if (mujoco_euler_) BuildDamped();
-}
-
-void PlanarArticulationConstraint::BuildDamped() {
-  const int n = system_.num_rates();
-  damped_.Reset(scratch());
-  for (int r = 0; r < n; ++r)  // every entry the factorisation reads: the lower triangle
-    for (int c = 0; c <= r; ++c) damped_.a(r, c) = system_.a(r, c);
-  num_drives_ = 0;
-  for (int k = 0; k < system_.num_rows(); ++k) {
-    const JointSpaceSystem::Row& row = system_.row(k);
-    if (row.is_limit || row.bound > 0.0) continue;  // constraint rows: only the drives carry damping
-    AxisRowState& damped = damped_rows_[num_drives_];
-    damped.softness = float(1.0 / (1.0 / row.softness + double(row.state->damping_h)));
-    damped.bias = damped.total = 0.0f;
-    damped_.AddRow(&damped, row.rate, row.sign, false, true, row.hinge);
-    drives_[num_drives_++] = {row.state, row.rate, row.sign};
-  }
-  damped_.Factorise();
+  if (mujoco_euler_) damping_.Build(scratch(), system_);
 }
 
 void PlanarArticulationConstraint::DampAfterConstraints() {
-  damped_.ClearRhs();
-  for (int j = 0; j < num_drives_; ++j) {
-    const Drive& d = drives_[j];
-    const double rate1 = d.sign * system_.x(d.rate);
-    damped_.rhs(d.rate) += d.sign * double(d.state->damping_h) * (double(d.state->rate_before) - rate1);
-  }
-  damped_.Solve([](int, float) {});  // no limit rows: never releases
+  damping_.Solve(system_);
   for (size_t i = 0; i < bodies_.size(); ++i) {  // v += T dx
     double t[3];
-    VelocityOf(motion_[i], [this](int r) { return damped_.x(r); }, t);
+    VelocityOf(motion_[i], [this](int r) { return damping_.change(r); }, t);
+    damping_linear_[i] = float(t[0]) * u_ + float(t[1]) * w_;
+    damping_angular_[i] = float(t[2]) * n_;
     JPH::MotionProperties* mp = bodies_[i].body->GetMotionProperties();
-    mp->AddLinearVelocityStep(float(t[0]) * u_ + float(t[1]) * w_);
-    mp->AddAngularVelocityStep(float(t[2]) * n_);
-  }
-  for (int j = 0; j < num_drives_; ++j) {  // the drive's impulse as delivered: the damping at the new rate
-    const Drive& d = drives_[j];
-    const double rate1 = d.sign * system_.x(d.rate);
-    const double change = d.sign * damped_.x(d.rate);
-    const double h_c = d.state->damping_h;
-    d.state->total += float(h_c * (double(d.state->rate_before) - rate1) - (1.0 / damped_rows_[j].softness) * change);
+    mp->AddLinearVelocityStep(damping_linear_[i]);
+    mp->AddAngularVelocityStep(damping_angular_[i]);
   }
 }
 

@@ -36,6 +36,7 @@
 #include <Jolt/Physics/Body/Body.h>
 
 #include "physics/articulation/joint_space_contacts.h"
+#include "physics/articulation/joint_space_damping.h"
 #include "physics/articulation/joint_space_equalities.h"
 #include "physics/articulation/joint_space_system.h"
 #include "physics/articulation/tree_constraint.h"
@@ -78,6 +79,11 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeRow
   JPH::EConstraintSubType GetSubType() const override { return JPH::EConstraintSubType::User4; }
   void ResetWarmStart() override {}
   void RefreshMasses() override;
+  void DampingVelocityChange(int local, JPH::Vec3& linear, JPH::Vec3& angular) const override {
+    if (!mujoco_euler_) return TreeConstraint::DampingVelocityChange(local, linear, angular);
+    linear = damping_linear_[size_t(local)];
+    angular = damping_angular_[size_t(local)];
+  }
   void SetupVelocityConstraint(float dt) override;
   void WarmStartVelocityConstraint(float ratio) override;
   bool SolveVelocityConstraint(float dt) override;
@@ -125,12 +131,8 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeRow
   bool SolveOnce();
   // Impulse on a hinge's rate: its two bodies' turning (M^-1 J^T lambda).
   void ApplyRateImpulse(int hinge, float impulse);
-  // MuJoCo's Euler order: (M + h D) qacc = forces + the constraint forces, those found against
-  // M with the damping explicit. The iteration's solve found the rates x1 of the explicit
-  // damping; the implicit damping's rates x2 then follow from (T^T M T + diag(a + h c)) (x2 - x1)
-  // = sum s e h c (rate_before - rate1), the limits and contacts held. damped_ holds that
-  // matrix's factor (built once per update, BuildDamped).
-  void BuildDamped();
+  // MuJoCo's Euler order for the joints' damping (joint_space_damping.h): the iteration's rates
+  // changed by damping_'s and carried to the bodies.
   void DampAfterConstraints();
 
   JPH::Vec3 n_, u_, w_;  // the plane's normal and its two in-plane axes
@@ -152,15 +154,8 @@ class PlanarArticulationConstraint final : public TreeConstraint, public TreeRow
   JPH::Vec3 root_anchor_;
   JPH::Vec3 root_target_;
   bool root_target_valid_ = false;
-  JointSpaceSystem damped_;
-  AxisRowState damped_rows_[kMaxRates];  // damped_'s rows: each drive's a + h c, no bias
-  struct Drive {
-    AxisRowState* state;
-    int rate;
-    double sign;
-  };
-  Drive drives_[kMaxRates];  // this update's drive rows
-  int num_drives_ = 0;
+  std::vector<JPH::Vec3> damping_linear_, damping_angular_;  // per body: the last damping's velocity change
+  JointSpaceDamping damping_;  // mujoco_euler: the joints' damping after the constraint forces
 };
 
 }  // namespace joltgym

@@ -37,6 +37,12 @@ class TreeConstraint : public OwnConstraint {
   // Takes the bodies' masses again after they changed (Robot::SetParameter).
   virtual void RefreshMasses() = 0;
 
+  // What the joints' damping, taken after the constraint forces (SolverDesc::mujoco_euler), changed body
+  // `local`'s velocity by in the last update: MuJoCo's accelerations are found before it. Zero without.
+  virtual void DampingVelocityChange(int /*local*/, JPH::Vec3& linear, JPH::Vec3& angular) const {
+    linear = angular = JPH::Vec3::sZero();
+  }
+
   // Where the next update's matrix, rows and contact points live (Robot::BeforeUpdate): the
   // stepping thread's, set before every update.
   void UseScratch(UpdateScratch& scratch) { scratch_ = &scratch; }

@@ -98,12 +98,9 @@ CompiledModel::CompiledModel(const ModelDesc& desc) : desc_(desc) {
     if (b.gimbal_anchors_apart && !b.articulated)
       throw UnsupportedFeature("body '" + b.name + "': hinges on one body with anchors of their own ('" +
                                joints_[size_t(b.joints[0])].name + "', ...) need SolverSettings(articulated_joints=True)");
-  if (desc_.solver.mujoco_euler && !std::any_of(bodies_.begin(), bodies_.end(), [](const CompiledBody& b) {
-        return b.articulated && b.planar_link;
-      }))
-    throw UnsupportedFeature(
-        "solver mujoco_euler: needs a planar model with articulated_joints (planar_links and articulated_joints on); "
-        "set it to False");
+  if (desc_.solver.mujoco_euler &&
+      !std::any_of(bodies_.begin(), bodies_.end(), [](const CompiledBody& b) { return b.articulated; }))
+    throw UnsupportedFeature("solver mujoco_euler: needs an articulated tree (articulated_joints on); set it to False");
   CompileTendons();
   CompileActuators();
   CompileCollisionTable();

@@ -125,6 +125,11 @@ class Robot : private BiasAccelerationSource {
   JPH::Vec3 SiteLinearAcceleration(int site) const;
   // The acceleration of the centre of mass of a simulated body over the last update (zero before one).
   JPH::Vec3 BodyLinearAcceleration(int body) const;
+  // A MuJoCo body's angular acceleration and its centre of mass's acceleration over the last update,
+  // welded bodies included (both zero before one).
+  void MjBodyAcceleration(int mj_body, JPH::Vec3& com_acceleration, JPH::Vec3& angular_acceleration) const;
+  // Each actuator's activation (MuJoCo's act for an actuator with dynamics; 0 for one without).
+  const std::vector<float>& activations() const { return act_; }
   // Physical parameters held apart from the model (per-env domain randomisation,
   // robot_parameters.cpp): ParameterSize values each, the model's until set. SetParameter throws
   // std::invalid_argument naming the element whose value is out of range (not finite, a mass
@@ -303,6 +308,14 @@ class Robot : private BiasAccelerationSource {
   // per body, its velocities when the last physics update began (SiteLinearAcceleration), and its
   // pose then (BodyPositionAtUpdateStart)
   std::vector<JPH::Vec3> linear_velocity_before_, angular_velocity_before_;
+  // Per body, what its tree's damping after the constraint forces changed its velocity by in the last
+  // update (TreeConstraint::DampingVelocityChange), which MuJoCo's accelerations leave out.
+  std::vector<JPH::Vec3> linear_damping_change_, angular_damping_change_;
+  // Per body, its articulation and its index there; null outside any.
+  std::vector<std::pair<const TreeConstraint*, int>> tree_of_;
+  // A body's velocity change over the last update as MuJoCo's accelerations see it (damping change left out).
+  JPH::Vec3 LinearVelocityChange(int body) const;
+  JPH::Vec3 AngularVelocityChange(int body) const;
   std::vector<JPH::RVec3> position_before_;
   std::vector<JPH::Quat> rotation_before_;
   bool updated_since_state_set_ = false;  // whether those are of an update from the current state

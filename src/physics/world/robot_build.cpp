@@ -78,6 +78,9 @@ Robot::Robot(ModelPtr model, World& world, int index, JPH::RVec3 origin)
   CreateBodies();
   linear_velocity_before_.assign(bodies_.size(), JPH::Vec3::sZero());
   angular_velocity_before_.assign(bodies_.size(), JPH::Vec3::sZero());
+  linear_damping_change_.assign(bodies_.size(), JPH::Vec3::sZero());
+  angular_damping_change_.assign(bodies_.size(), JPH::Vec3::sZero());
+  tree_of_.assign(bodies_.size(), {nullptr, -1});
   position_before_.assign(bodies_.size(), JPH::RVec3::sZero());
   rotation_before_.assign(bodies_.size(), JPH::Quat::sIdentity());
   CreateJoints();
@@ -314,7 +317,7 @@ void Robot::AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::u
       solver = articulation;
       constraint = articulation;
     } else {
-      auto* articulation = new ArticulationConstraint(std::move(tree), std::move(tree_hinges), priority);
+      auto* articulation = new ArticulationConstraint(std::move(tree), std::move(tree_hinges), priority, m.solver().mujoco_euler);
       solver = articulation;
       constraint = articulation;
     }
@@ -323,7 +326,7 @@ void Robot::AddArticulations(const std::vector<ArticulatedHinge>& hinges, JPH::u
     if (touched) touched_trees_.push_back(constraint);
     contact_solver_of_.resize(m.bodies().size(), {nullptr, -1});
     for (size_t i = 0; i < local.size(); ++i)
-      if (local[i] >= 0) contact_solver_of_[i] = {solver, local[i]};
+      if (local[i] >= 0) contact_solver_of_[i] = {solver, local[i]}, tree_of_[i] = {constraint, local[i]};
   }
 }
 

@@ -82,6 +82,10 @@ void Robot::AppendSoftContactForces(std::vector<ContactForce>& out) const {
 void Robot::AfterUpdate(float h) {
   last_update_dt_ = h;
   updated_since_state_set_ = true;
+  if (model_->solver().mujoco_euler)
+    for (size_t i = 0; i < bodies_.size(); ++i)
+      if (tree_of_[i].first)
+        tree_of_[i].first->DampingVelocityChange(tree_of_[i].second, linear_damping_change_[i], angular_damping_change_[i]);
   // In each position iteration Jolt corrects its contacts after the constraints, so a contact
   // that reaches into a tree (HumanoidStandup's hands start inside its hips) leaves the anchors
   // the articulation closed pushed apart. Placed once more, the tree's state is on its joints

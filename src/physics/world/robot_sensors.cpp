@@ -48,9 +48,30 @@ JPH::Vec3 Robot::SiteAngularVelocity(int site) const {
   return body >= 0 ? SensorFrame(body).w : JPH::Vec3::sZero();
 }
 
+JPH::Vec3 Robot::LinearVelocityChange(int body) const {
+  const size_t b = size_t(body);
+  return bodies_[b]->GetLinearVelocity() - linear_damping_change_[b] - linear_velocity_before_[b];
+}
+
+JPH::Vec3 Robot::AngularVelocityChange(int body) const {
+  const size_t b = size_t(body);
+  return bodies_[b]->GetAngularVelocity() - angular_damping_change_[b] - angular_velocity_before_[b];
+}
+
 JPH::Vec3 Robot::BodyLinearAcceleration(int body) const {
   if (!updated_since_state_set_ || last_update_dt_ <= 0.0f) return JPH::Vec3::sZero();
-  return (bodies_[size_t(body)]->GetLinearVelocity() - linear_velocity_before_[size_t(body)]) / last_update_dt_;
+  return LinearVelocityChange(body) / last_update_dt_;
+}
+
+void Robot::MjBodyAcceleration(int mj_body, JPH::Vec3& com_acceleration, JPH::Vec3& angular_acceleration) const {
+  const int body = model_->desc().mj_body_frames[size_t(mj_body)].body;
+  com_acceleration = angular_acceleration = JPH::Vec3::sZero();
+  if (body < 0 || !updated_since_state_set_ || last_update_dt_ <= 0.0f) return;
+  const JPH::Body& b = *bodies_[size_t(body)];
+  const JPH::Vec3 r(MjBodyCentreOfMass(mj_body) + origin_ - b.GetCenterOfMassPosition());
+  const JPH::Vec3 w = b.GetAngularVelocity();
+  angular_acceleration = AngularVelocityChange(body) / last_update_dt_;
+  com_acceleration = LinearVelocityChange(body) / last_update_dt_ + angular_acceleration.Cross(r) + w.Cross(w.Cross(r));
 }
 
 JPH::Vec3 Robot::SiteLinearAcceleration(int site) const {
@@ -61,8 +82,8 @@ JPH::Vec3 Robot::SiteLinearAcceleration(int site) const {
   const JPH::Body& b = *bodies_[size_t(body)];
   const JPH::Vec3 r(SitePosition(site) + origin_ - b.GetCenterOfMassPosition());
   const JPH::Vec3 w = b.GetAngularVelocity();
-  const JPH::Vec3 com_acceleration = (b.GetLinearVelocity() - linear_velocity_before_[size_t(body)]) / last_update_dt_;
-  const JPH::Vec3 angular_acceleration = (w - angular_velocity_before_[size_t(body)]) / last_update_dt_;
+  const JPH::Vec3 com_acceleration = LinearVelocityChange(body) / last_update_dt_;
+  const JPH::Vec3 angular_acceleration = AngularVelocityChange(body) / last_update_dt_;
   return com_acceleration + angular_acceleration.Cross(r) + w.Cross(w.Cross(r));
 }
 

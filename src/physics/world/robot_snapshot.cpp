@@ -20,6 +20,8 @@ void Robot::SaveState(StateBuffer& out) const {
   out.Write(has_external_force_);
   out.WriteVector(linear_velocity_before_);
   out.WriteVector(angular_velocity_before_);
+  out.WriteVector(linear_damping_change_);
+  out.WriteVector(angular_damping_change_);
   out.WriteVector(position_before_);
   out.WriteVector(rotation_before_);
   out.Write(updated_since_state_set_);
@@ -49,6 +51,8 @@ bool Robot::RestoreState(StateBuffer& in) {
   in.Read(has_external_force_);
   in.ReadVectorInto(linear_velocity_before_);
   in.ReadVectorInto(angular_velocity_before_);
+  in.ReadVectorInto(linear_damping_change_);
+  in.ReadVectorInto(angular_damping_change_);
   in.ReadVectorInto(position_before_);
   in.ReadVectorInto(rotation_before_);
   in.Read(updated_since_state_set_);

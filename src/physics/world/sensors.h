@@ -29,6 +29,42 @@ inline JPH::Vec3 FrameZAxis(const Robot& robot, int site) { return robot.SiteRot
 inline JPH::Vec3 FrameLinVel(const Robot& robot, int site) { return robot.SiteLinearVelocity(site); }
 inline JPH::Vec3 FrameAngVel(const Robot& robot, int site) { return robot.SiteAngularVelocity(site); }
 
+// force and torque: what a leaf body's parent exerts on it through its joint (MuJoCo's cfrc_int of a
+// body without children), in the site's frame, the torque about the site: the force and moment that
+// give the body its motion over the last update less gravity's and the last update's contacts on its
+// geoms. The site's body must have no child bodies (the task checks it). Zero until an update has run
+// from the state last set, as Touch.
+struct ForceTorque {
+  JPH::Vec3 force, torque;
+};
+inline ForceTorque SiteForceTorque(const Robot& robot, int site) {
+  if (!robot.UpdatedSinceStateSet()) return {JPH::Vec3::sZero(), JPH::Vec3::sZero()};
+  const ModelDesc& desc = robot.model().desc();
+  const SiteDesc& s = desc.sites[size_t(site)];
+  const BodyFrameDesc& frame = desc.mj_body_frames[size_t(s.mj_body)];
+  JPH::Vec3 a, alpha;
+  robot.MjBodyAcceleration(s.mj_body, a, alpha);
+  const JPH::Vec3 g(desc.gravity[0], desc.gravity[1], desc.gravity[2]);
+  const JPH::Vec3 w = robot.SiteAngularVelocity(site);
+  const JPH::Quat principal =
+      robot.MjBodyRotation(s.mj_body) * JPH::Quat(frame.iquat[1], frame.iquat[2], frame.iquat[3], frame.iquat[0]);
+  const auto inertia_times = [&](JPH::Vec3Arg v) {  // I v, I about the centre of mass in world axes
+    const JPH::Vec3 local = principal.Conjugated() * v;
+    return principal * JPH::Vec3(frame.inertia[0] * local.GetX(), frame.inertia[1] * local.GetY(), frame.inertia[2] * local.GetZ());
+  };
+  const JPH::RVec3 p = robot.SitePosition(site) + robot.origin();
+  const JPH::Vec3 com(robot.MjBodyCentreOfMass(s.mj_body) + robot.origin() - p);
+  JPH::Vec3 force = frame.mass * (a - g);
+  JPH::Vec3 torque = inertia_times(alpha) + w.Cross(inertia_times(w)) + com.Cross(force);
+  for (const ContactForce& c : robot.ReadContactForces()) {
+    if (c.robot != robot.index() || c.geom_tag != JPH::uint64(s.mj_body + 1)) continue;
+    force -= c.force;
+    torque -= JPH::Vec3(c.point - p).Cross(c.force);
+  }
+  const JPH::Quat to_site = robot.SiteRotation(site).Conjugated();
+  return {to_site * force, to_site * torque};
+}
+
 // touch: the normal force of the last physics update's contacts on the site's body whose ray, from
 // the contact point outwards from that body along the normal, meets the site's volume; the site
 // where the body was when the update began and found those contacts. Zero until an update has run
