@@ -184,10 +184,13 @@ def test_pixel_sizes_and_the_render_size():
 
 # Targets dm_control moves inside its model each episode (reacher's and finger turn's also take the task's size),
 # which joltgym keeps per episode: the episode's frame is the frame of a model whose target stands (and is sized)
-# there. element: the target's kind, the axes info["target"] gives, its size.
-MOVED_TARGETS = {"ReacherHard": ("geom", [0, 1], 0.015), "SwimmerSwimmer6": ("geom", [0, 1], None),
-                 "FishSwim": ("geom", [0, 1, 2], None), "FingerTurnEasy": ("site", [0, 2], 0.07),
-                 "FingerTurnHard": ("site", [0, 2], 0.03)}
+# there. elements: the target's (kind, name)s; the axes info["target"] gives first; its size.
+MOVED_TARGETS = {"ReacherHard": ([("geom", "target")], [0, 1], 0.015),
+                 "SwimmerSwimmer6": ([("geom", "target")], [0, 1], None),
+                 "FishSwim": ([("geom", "target")], [0, 1, 2], None),
+                 "FingerTurnEasy": ([("site", "target")], [0, 2], 0.07),
+                 "FingerTurnHard": ([("site", "target")], [0, 2], 0.03),
+                 "ManipulatorBringBall": ([("body", "target_ball")], [0, 2], None)}
 
 
 @pytest.mark.parametrize("name", MOVED_TARGETS)
@@ -197,16 +200,17 @@ def test_a_target_moved_each_episode_is_drawn_where_the_episode_put_it(name):
 
     env = make(name, obs_type="pixels").unwrapped
     spec = task_spec(name)
-    kind, axes, size = MOVED_TARGETS[name]
+    elements, axes, size = MOVED_TARGETS[name]
     moved_apart = []
     for seed in (1, 2):
         frame, info = env.reset(seed=seed)
 
-        def place(m, target=np.asarray(info["target"], np.float64)):
-            element = m.geom("target") if kind == "geom" else m.site("target")
-            getattr(m, f"{kind}_pos")[element.id, axes] = target
-            if size:
-                getattr(m, f"{kind}_size")[element.id, 0] = size
+        def place(m, target=np.asarray(info["target"], np.float64)[:len(axes)]):
+            for kind, element_name in elements:
+                element = getattr(m, kind)(element_name)
+                getattr(m, f"{kind}_pos")[element.id, axes] = target
+                if size:
+                    getattr(m, f"{kind}_size")[element.id, 0] = size
 
         def frame_of(edit=None):
             world = _native.World(joltgym.load_model(spec.xml_file, solver=spec.solver, edit=edit).native)

@@ -1,8 +1,8 @@
 """Where the DeepMind Control Suite's models come from: dm_control's own files in the registry's
 ``dm-control`` wheel (``dm_control/suite/*.xml`` and the ``common/`` files they include), installed by
 ``pip install "joltgym[dmc]"``. joltgym ships none of these files. The models dm_control builds at run time
-from its files (the swimmers of 6 and 15 links, the quadruped of its walk and run tasks) are built from them here
-the same way, into joltgym's cache."""
+from its files (the swimmers of 6 and 15 links, the quadruped of its walk and run tasks, the manipulator with its
+ball) are built from them here the same way, into joltgym's cache."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ PREFIX = "dm_control"  # a task's xml_file "dm_control/<file>" is dm_control/sui
 SWIMMERS = {"swimmer6.xml": 6, "swimmer15.xml": 15}
 # Models built from quadruped.xml: file name -> floor size (dm_control's walk and run: 20 s at 0.5 and 5 m/s)
 QUADRUPEDS = {"quadruped_walk.xml": 10.0, "quadruped_run.xml": 100.0}
+# Models built from manipulator.xml: file name -> the props kept (dm_control's bring_ball)
+MANIPULATORS = {"manipulator_bring_ball.xml": ("ball", "target_ball")}
+_MANIPULATOR_PROPS = ("ball", "target_ball", "cup", "peg", "target_peg", "slot")
 
 
 def suite_dir() -> Path:
@@ -37,9 +40,11 @@ def suite_model_path(name: str) -> Path:
         return _built(name, swimmer_xml(SWIMMERS[name]))
     if name in QUADRUPEDS:
         return _built(name, moving_quadruped_xml(QUADRUPEDS[name]))
+    if name in MANIPULATORS:
+        return _built(name, manipulator_xml(MANIPULATORS[name]))
     path = suite_dir() / name
     if not path.is_file():
-        models = ", ".join(sorted([*(p.name for p in suite_dir().glob("*.xml")), *SWIMMERS, *QUADRUPEDS]))
+        models = ", ".join(sorted([*(p.name for p in suite_dir().glob("*.xml")), *SWIMMERS, *QUADRUPEDS, *MANIPULATORS]))
         raise FileNotFoundError(f"dm_control's suite has no model {name!r}; models: {models}")
     return path
 
@@ -85,6 +90,16 @@ def moving_quadruped_xml(floor_size: float) -> str:
     sensor = root.find("./sensor")
     for rangefinder in sensor.findall("./rangefinder"):
         sensor.remove(rangefinder)
+    return ET.tostring(root, encoding="unicode")
+
+
+def manipulator_xml(props: tuple[str, ...]) -> str:
+    """dm_control's manipulator as its tasks build it from manipulator.xml: only the prop bodies ``props`` kept."""
+    root = ET.fromstring((suite_dir() / "manipulator.xml").read_text())
+    worldbody = root.find("./worldbody")
+    for prop in _MANIPULATOR_PROPS:
+        if prop not in props:
+            worldbody.remove(worldbody.find(f"./body[@name='{prop}']"))
     return ET.tostring(root, encoding="unicode")
 
 

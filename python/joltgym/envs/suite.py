@@ -157,3 +157,11 @@ QuadrupedWalkEnv, QuadrupedWalkVectorEnv = _suite_env(
     height (1 cm steps up from 0) that touches nothing; on a model without the walls, the ball and the terrain.""")
 QuadrupedRunEnv, QuadrupedRunVectorEnv = _suite_env(
     "QuadrupedRun", """quadruped run: quadruped walk at 5 m/s (margin 5).""")
+ManipulatorBringBallEnv, ManipulatorBringBallVectorEnv = _suite_env(
+    "ManipulatorBringBall",
+    """manipulator bring_ball: reward tolerance(ball to target, (0, 0.01), margin 0.02). Observation: arm_pos (sin and
+    cos of the arm's 8 joints: 16), arm_vel (8), touch (log(1 + normal force) at the palm, the fingers and their tips:
+    5), hand_pos, object_pos (x, z, quaternion w and y: 4 each), object_vel (the ball's joint rates: 3), target_pos (4).
+    Starts with the arm's joints uniform in their limits, the target anywhere in x in [-0.4, 0.4], z in [0.1, 0.4] at
+    any angle (``info["target"]``: x, z, angle at reset), and the ball in the hand, on the target or anywhere (one,
+    one and eight times in ten), redrawn until nothing touches.""")

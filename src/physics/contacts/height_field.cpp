@@ -1,5 +1,8 @@
 #include "physics/contacts/height_field.h"
 
+#include <Jolt/Physics/Collision/CollideConvexVsTriangles.h>
+#include <Jolt/Physics/Collision/CollideShape.h>
+
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -38,6 +41,27 @@ bool OverTriangle(JPH::Vec3Arg p, JPH::Vec3Arg a, JPH::Vec3Arg b, JPH::Vec3Arg c
   const float s1 = side(a, b, p), s2 = side(b, c, p), s3 = side(c, a, p);
   return (s1 >= 0.0f && s2 >= 0.0f && s3 >= 0.0f) || (s1 <= 0.0f && s2 <= 0.0f && s3 <= 0.0f);
 }
+
+// Each triangle's hit (one at most) as a contact in the field's frame: the point on the triangle, the
+// normal from the field towards the shape, the signed distance; none past `capacity`.
+class TriangleContacts final : public JPH::CollideShapeCollector {
+ public:
+  TriangleContacts(SurfaceContact* found, int capacity) : found_(found), capacity_(capacity) {}
+  void AddHit(const JPH::CollideShapeResult& hit) override {
+    if (count_ == capacity_ || hit.mPenetrationAxis.IsNearZero()) return;
+    // Jolt's axis moves the triangle (shape 2) out of the shape: the field's normal is its opposite.
+    found_[count_++] = {hit.mContactPointOn2, -hit.mPenetrationAxis.Normalized(), -hit.mPenetrationDepth};
+  }
+  int count() const { return count_; }
+  void Add(const SurfaceContact& contact) {
+    if (count_ < capacity_) found_[count_++] = contact;
+  }
+
+ private:
+  SurfaceContact* found_;
+  int capacity_;
+  int count_ = 0;
+};
 
 }  // namespace
 
@@ -178,6 +202,70 @@ int HeightField::CollideBox(const JPH::Mat44& transform, const Vec3f& half, floa
       found[n++] = {v, normal, -depth};
     }
   return Deepest(found, n, out, corners);
+}
+
+JPH::Vec3 HeightField::CellTriangleNormal(int r, int c, int k) const {
+  if (r < 0 || c < 0 || r >= nrow_ - 1 || c >= ncol_ - 1) return JPH::Vec3::sZero();
+  const JPH::Vec3 b = Vertex(r, c), d = Vertex(r + 1, c + 1);
+  const JPH::Vec3 n = k == 0 ? (b - Vertex(r + 1, c)).Cross(d - Vertex(r + 1, c)) : (d - b).Cross(Vertex(r, c + 1) - b);
+  return (n.GetZ() >= 0.0f ? n : -n).Normalized();
+}
+
+int HeightField::CollideConvex(const JPH::ConvexShape& shape, const JPH::Mat44& transform, float reach, float margin,
+                               SurfaceContact out[kMaxContacts]) const {
+  // An edge between two faces that meet flat (within Jolt's own 5 degrees) is inactive: a contact on it
+  // takes the face's normal, as one on the face would, where an active edge's would tilt.
+  constexpr float kFlatEdgeCos = 0.996195f;
+  const JPH::Mat44 in_field = JPH::Mat44::sRotation(rot_.Conjugated()) * JPH::Mat44::sTranslation(-pos_) * transform;
+  JPH::CollideShapeSettings settings;
+  settings.mMaxSeparationDistance = std::max(margin, 0.0f);
+  settings.mActiveEdgeMode = JPH::EActiveEdgeMode::CollideOnlyWithActive;
+  SurfaceContact found[2 * 64];
+  TriangleContacts contacts(found, int(std::size(found)));
+  JPH::CollideConvexVsTriangles collide(&shape, JPH::Vec3::sOne(), JPH::Vec3::sOne(), in_field, JPH::Mat44::sIdentity(),
+                                        JPH::SubShapeID(), settings, contacts);
+  JPH::ConvexShape::SupportBuffer buffer;
+  const JPH::ConvexShape::Support* support =
+      shape.GetSupportFunction(JPH::ConvexShape::ESupportMode::IncludeConvexRadius, buffer, JPH::Vec3::sOne());
+  const JPH::Vec3 centre = in_field.GetTranslation();
+  const float near = reach + std::max(margin, 0.0f);
+  const int cmin = std::max(0, int(std::floor((centre.GetX() - near + size_[0]) / dx_)));
+  const int cmax = std::min(ncol_ - 2, int(std::ceil((centre.GetX() + near + size_[0]) / dx_)));
+  const int rmin = std::max(0, int(std::floor((centre.GetY() - near + size_[1]) / dy_)));
+  const int rmax = std::min(nrow_ - 2, int(std::ceil((centre.GetY() + near + size_[1]) / dy_)));
+  const auto active = [&](JPH::Vec3Arg n, int r, int c, int k) {
+    const JPH::Vec3 other = CellTriangleNormal(r, c, k);
+    return other.IsNearZero() || n.Dot(other) < kFlatEdgeCos;
+  };
+  const auto face = [&](JPH::Vec3Arg t0, JPH::Vec3Arg t1, JPH::Vec3Arg t2, JPH::Vec3Arg up, JPH::uint8 edges) {
+    if ((centre - t0).Dot(up) > 0.0f) {
+      collide.Collide(t0, t1, t2, edges, JPH::SubShapeID());  // counter-clockwise seen from above: Jolt's front
+      return;
+    }
+    // Sunk to its centre below the face (a hard landing into soft rows): the face's prism holds it, at the
+    // shape's lowest point along the face's normal, as MuJoCo's prism does where the shape stands in it.
+    const JPH::Vec3 lowest = in_field * support->GetSupport(in_field.Multiply3x3Transposed(-up));
+    if (!OverTriangle(centre, t0, t1, t2) && !OverTriangle(lowest, t0, t1, t2)) return;
+    const float dist = (lowest - t0).Dot(up);
+    if (dist < margin) contacts.Add({lowest - dist * up, up, dist});
+  };
+  for (int r = rmin; r <= rmax; ++r)
+    for (int c = cmin; c <= cmax; ++c) {
+      // MuJoCo's prisms of cell (r, c)-(r + 1, c + 1), split along (r, c)-(r + 1, c + 1).
+      const JPH::Vec3 a = Vertex(r + 1, c), b = Vertex(r, c), d = Vertex(r + 1, c + 1), e = Vertex(r, c + 1);
+      const JPH::Vec3 n0 = CellTriangleNormal(r, c, 0), n1 = CellTriangleNormal(r, c, 1);
+      // (a, b, d): edges a-b (the cell's left), b-d (its diagonal), d-a (its top).
+      face(a, b, d, n0, JPH::uint8(active(n0, r, c - 1, 1) | active(n0, r, c, 1) << 1 | active(n0, r + 1, c, 1) << 2));
+      // (b, e, d): edges b-e (its bottom), e-d (its right), d-b (its diagonal).
+      face(b, e, d, n1, JPH::uint8(active(n1, r - 1, c, 0) | active(n1, r, c + 1, 0) << 1 | active(n1, r, c, 0) << 2));
+    }
+  const int n = contacts.count();
+  for (int k = 0; k < n; ++k)  // beyond the margin Jolt may still report a near miss
+    if (!(found[k].dist < margin)) found[k].dist = FLT_MAX;
+  std::sort(found, found + n, [](const SurfaceContact& x, const SurfaceContact& y) { return x.dist < y.dist; });
+  int kept = n;
+  while (kept > 0 && found[kept - 1].dist == FLT_MAX) --kept;
+  return Deepest(found, kept, out, kept);
 }
 
 }  // namespace joltgym

@@ -13,6 +13,7 @@
 #include <Jolt/Math/Mat44.h>
 #include <Jolt/Math/Quat.h>
 #include <Jolt/Math/Vec3.h>
+#include <Jolt/Physics/Collision/Shape/ConvexShape.h>
 
 #include <array>
 #include <vector>
@@ -37,9 +38,17 @@ class HeightField {
   // The contacts of a box (its world transform, MuJoCo's half-sizes) closer than `margin`, deepest
   // first; returns how many.
   int CollideBox(const JPH::Mat44& transform, const Vec3f& half, float margin, SurfaceContact out[kMaxContacts]) const;
+  // The contacts of another convex shape (a capsule, an ellipsoid, a cylinder; its world transform, its surface
+  // within `reach` of its origin) closer than `margin`, deepest first: one per triangle it comes near, as
+  // MuJoCo's general convex search gives one per prism, found by Jolt's GJK/EPA against the triangle.
+  int CollideConvex(const JPH::ConvexShape& shape, const JPH::Mat44& transform, float reach, float margin,
+                    SurfaceContact out[kMaxContacts]) const;
 
  private:
   JPH::Vec3 Vertex(int r, int c) const;  // in the field's frame
+  // The upward unit normal of triangle k of cell (r, c)-(r + 1, c + 1) (0: the one at its corner (r + 1, c),
+  // 1: at (r, c + 1)); zero for a cell outside the field.
+  JPH::Vec3 CellTriangleNormal(int r, int c, int k) const;
   // f(a, b, c) for both triangles of every cell within `reach` of p (field frame, xy).
   template <typename F>
   void ForEachTriangleNear(JPH::Vec3Arg p, float reach, F&& f) const;

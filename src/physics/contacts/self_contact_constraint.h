@@ -2,8 +2,9 @@
 // thigh), found by joltgym's own round-geom collision (pair_collision.h), or Jolt's convex one
 // where a box or cylinder takes part (convex_pair_collision.h), and solved in the
 // tree's joint space by its articulation (joint_space_contacts.h), as its plane contacts are;
-// between bodies outside any articulation (ball_in_cup's ball and cup), in Jolt's lists, row by
-// row as SoftContactConstraint's plane contacts are.
+// between bodies of two trees (ball_in_cup's ball and cup; manipulator's ball and its articulated
+// hand), in Jolt's lists, row by row as SoftContactConstraint's plane contacts are, an articulated
+// tree carrying each row's impulse over its joints at its next projection.
 //
 // Why not Jolt's contacts: they are hard (speculative rows and position correction), where
 // MuJoCo's give way as soft_contact_constraint.h describes; and a robot whose bodies Jolt

@@ -1,5 +1,6 @@
 #include "physics/contacts/soft_contact_constraint.h"
 
+#include "physics/contacts/convex_pair_collision.h"
 #include "physics/contacts/geom_shapes.h"
 #include "physics/core/own_constraint_settings.h"
 
@@ -28,9 +29,14 @@ SoftContactConstraint::SoftContactConstraint(JPH::Body& body, const HeightField&
       plane_normal_(JPH::Vec3::sAxisZ()),
       height_field_(&field),
       geoms_(std::move(geoms)) {
-  for (const SoftContactGeom& g : geoms_)
-    if (g.type != GeomType::Sphere && g.type != GeomType::Box)
-      throw std::invalid_argument("a height field's soft contacts take spheres and boxes only");
+  for (const SoftContactGeom& g : geoms_) {
+    if (g.type == GeomType::Sphere || g.type == GeomType::Box) {
+      convex_.push_back({});
+      continue;
+    }
+    if (!g.desc) throw std::invalid_argument("a height field's soft contacts need each geom's description");
+    convex_.push_back(MakeConvexGeom(*g.desc, g.desc->name));
+  }
   AllocateSlots();
 }
 
@@ -56,10 +62,15 @@ void SoftContactConstraint::CollideHeightField(size_t g, const JPH::RMat44& body
   const SoftContactGeom& geom = geoms_[g];
   const JPH::Vec3 centre(body_transform * geom.local.GetTranslation());
   SurfaceContact found[HeightField::kMaxContacts];
-  const int n = geom.type == GeomType::Sphere
-                    ? height_field_->CollideSphere(centre, geom.size[0], geom.pair.detect_margin, found)
-                    : height_field_->CollideBox(JPH::Mat44(body_transform * geom.local), geom.size, geom.pair.detect_margin,
-                                                found);
+  const JPH::Mat44 transform(body_transform * geom.local);
+  int n = 0;
+  if (geom.type == GeomType::Sphere)
+    n = height_field_->CollideSphere(centre, geom.size[0], geom.pair.detect_margin, found);
+  else if (geom.type == GeomType::Box)
+    n = height_field_->CollideBox(transform, geom.size, geom.pair.detect_margin, found);
+  else
+    n = height_field_->CollideConvex(*convex_[g].shape, transform * JPH::Mat44::sRotation(convex_[g].to_geom_frame), reach_[g],
+                                     geom.pair.detect_margin, found);
   for (int i = 0; i < n; ++i) {
     if (!(found[i].dist < geom.pair.soft.margin)) continue;  // MuJoCo excludes contacts beyond includemargin
     if (!bias) bias = &bias_source.BiasOf(body);

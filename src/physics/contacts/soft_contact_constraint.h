@@ -11,6 +11,7 @@
 
 #include "physics/contacts/contact_forces.h"
 #include "physics/contacts/contact_pair.h"
+#include "physics/contacts/convex_pair_collision.h"
 #include "physics/contacts/height_field.h"
 #include "physics/contacts/plane_collision.h"
 #include "physics/contacts/soft_contact_rows.h"
@@ -53,7 +54,7 @@ class SoftContactConstraint final : public OwnConstraint {
   // Body 1 is the world (the plane is static), body 2 the robot's body.
   SoftContactConstraint(JPH::Body& body, JPH::Vec3Arg plane_point, JPH::Vec3Arg plane_normal,
                         std::vector<SoftContactGeom> geoms);
-  // Against a height field of the scene (it outlives the constraint): spheres and boxes.
+  // Against a height field of the scene (it outlives the constraint).
   SoftContactConstraint(JPH::Body& body, const HeightField& field, std::vector<SoftContactGeom> geoms);
 
   // Finds the contacts and sets up their rows for a physics update of length h; call
@@ -141,6 +142,7 @@ class SoftContactConstraint final : public OwnConstraint {
   JPH::Vec3 plane_point_;
   JPH::Vec3 plane_normal_;
   const HeightField* height_field_ = nullptr;  // instead of the plane
+  std::vector<ConvexGeom> convex_;             // on a height field, per geom: Jolt's shape of a capsule, ellipsoid or cylinder
   std::vector<SoftContactGeom> geoms_;
   std::vector<int> first_slot_;  // per geom
   std::vector<float> reach_;     // per geom: how far its surface reaches from its centre, and a little

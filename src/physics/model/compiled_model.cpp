@@ -622,12 +622,11 @@ void CompiledModel::CompileContactPairs() {
     bool in_tree = true;
     if (!SelfContactsSolvable(a, b, in_tree))
       throw UnsupportedFeature(label + ": its geoms' bodies '" + ba.name + "' and '" + bb.name +
-                               "' are neither in one articulated tree nor in two trees outside any articulation "
-                               "(explicit pairs within a tree are solved in its joint space: "
-                               "SolverSettings(articulated_joints=True))");
+                               "' are in one tree outside any articulation (explicit pairs within a tree are solved "
+                               "in its joint space: SolverSettings(articulated_joints=True))");
     if (!SoftPairSupported(g1.type, g2.type))
       throw UnsupportedFeature(label + ": geoms '" + g1.name + "' and '" + g2.name + "' are not both spheres, "
-                               "capsules, boxes or cylinders");
+                               "capsules, ellipsoids, boxes or cylinders");
     const std::array<int, 2> geoms = pair.geom1.body == a ? std::array<int, 2>{pair.geom1.geom, pair.geom2.geom}
                                                            : std::array<int, 2>{pair.geom2.geom, pair.geom1.geom};
     auto sc = std::find_if(self_contacts_.begin(), self_contacts_.end(),
@@ -650,7 +649,6 @@ bool CompiledModel::SelfContactsSolvable(int a, int b, bool& in_tree) const {
   const CompiledBody& bb = bodies_[size_t(b)];
   in_tree = ba.articulated && bb.articulated && ba.articulation_root == bb.articulation_root;
   if (in_tree) return true;
-  if (ba.articulated || bb.articulated) return false;
   const auto root = [this](int body) {
     while (bodies_[size_t(body)].parent >= 0) body = bodies_[size_t(body)].parent;
     return body;

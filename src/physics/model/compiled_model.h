@@ -243,7 +243,8 @@ class CompiledModel {
   // across articulated trees or within one kinematic tree outside an articulation, stays Jolt's.
   void CompileSelfContacts(ModelCollisionFilter& filter);
   // Whether two bodies' contacts can be joltgym's: in one articulated tree (true, in_tree set), or in
-  // two kinematic trees neither of which is articulated (true, in_tree cleared).
+  // two kinematic trees, articulated or not (true, in_tree cleared: rows in Jolt's lists, which each
+  // tree's articulation then carries over its joints).
   bool SelfContactsSolvable(int a, int b, bool& in_tree) const;
   // Each self-contact's geom pairs as the constraints read them (CompiledSelfContact::pairs).
   void ShapeSelfContactPairs();

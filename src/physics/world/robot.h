@@ -98,6 +98,8 @@ class Robot : private BiasAccelerationSource {
   // the robot at qpos (its layout; nothing moves): dm_control's ncon after placing a state, for
   // tasks that draw starts touching nothing. std::logic_error for a robot on a height field.
   int ContactsAt(const float* qpos) const;
+  // A site's world frame (relative to the origin) were the robot at qpos, found without moving it.
+  JPH::RMat44 SiteFrameAt(const float* qpos, int site) const;
   // A simulated body's world pose when the last physics update began: where that update's
   // contacts (ReadContactForces) were found, as MuJoCo's sensors read them.
   JPH::RVec3 BodyPositionAtUpdateStart(int body) const { return position_before_[size_t(body)]; }
@@ -113,6 +115,9 @@ class Robot : private BiasAccelerationSource {
   // Orientation of a MuJoCo body's frame in the world (MuJoCo's xmat) and the velocity of its
   // centre of mass, welded bodies included.
   JPH::Quat MjBodyRotation(int mj_body) const;
+  // The same rotation as MuJoCo's xquat: its sign as MuJoCo's forward kinematics of the (unwrapped) qpos
+  // give it, for observations that read the quaternion's components.
+  JPH::Quat MjBodyQuaternion(int mj_body) const;
   JPH::Vec3 MjBodyCentreOfMassVelocity(int mj_body) const;
   // Orientation of a site's frame in the world; world-frame velocity of its point and angular
   // velocity of its body, as MuJoCo's kinematics of the robot's qpos and qvel give them;

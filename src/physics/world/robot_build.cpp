@@ -357,9 +357,6 @@ void Robot::CreateSoftContacts() {
                                !BitmasksMeet(CollisionBits{g.contype, g.conaffinity}, plane_bits)))
           continue;
         if (PlaneContactFeatures(g.type) == 0) continue;
-        if (plane.height_field && g.type != GeomType::Sphere && g.type != GeomType::Box)
-          throw UnsupportedFeature("geom '" + g.name + "' of body '" + m.desc().bodies[i].name + "' touches height field '" +
-                                   plane.geom.name + "': only spheres and boxes collide with height fields in joltgym so far");
         SoftContactGeom sg;
         sg.type = g.type;
         sg.size = g.size;

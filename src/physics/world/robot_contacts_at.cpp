@@ -1,4 +1,4 @@
-// The contacts a robot would have at a given qpos, found without moving it.
+// What a robot would touch, and where its sites would be, at a given qpos, found without moving it.
 #include "physics/contacts/convex_pair_collision.h"
 #include "physics/contacts/pair_collision.h"
 #include "physics/world/robot.h"
@@ -27,6 +27,18 @@ int Robot::ContactsAt(const float* qpos) const {
     }
   }
   return count;
+}
+
+JPH::RMat44 Robot::SiteFrameAt(const float* qpos, int site) const {
+  contact_check_qvel_.assign(size_t(model_->nv()), 0.0f);
+  contact_check_frames_.resize(bodies_.size());
+  ForwardKinematics(qpos, contact_check_qvel_.data(), contact_check_frames_);
+  const SiteDesc& s = model_->desc().sites[size_t(site)];
+  const JPH::RMat44 local = JPH::RMat44::sRotationTranslation(JPH::Quat(s.quat[1], s.quat[2], s.quat[3], s.quat[0]),
+                                                              JPH::RVec3(s.pos[0], s.pos[1], s.pos[2]));
+  if (s.body < 0) return local;
+  const KinematicFrame& f = contact_check_frames_[size_t(s.body)];
+  return JPH::RMat44::sRotationTranslation(f.rot, f.pos - origin_) * local;
 }
 
 }  // namespace joltgym

@@ -321,6 +321,12 @@ JPH::Quat Robot::MjBodyRotation(int mj_body) const {
   return frame.body >= 0 ? (bodies_[size_t(frame.body)]->GetRotation() * local).Normalized() : local;
 }
 
+JPH::Quat Robot::MjBodyQuaternion(int mj_body) const {
+  const BodyFrameDesc& frame = model_->desc().mj_body_frames[size_t(mj_body)];
+  const JPH::Quat local(frame.quat[1], frame.quat[2], frame.quat[3], frame.quat[0]);
+  return frame.body >= 0 ? SensorFrame(frame.body).rot * local : local;
+}
+
 JPH::Vec3 Robot::MjBodyCentreOfMassVelocity(int mj_body) const {
   const BodyFrameDesc& frame = model_->desc().mj_body_frames[size_t(mj_body)];
   return PointVelocity(frame.body, MjBodyCentreOfMass(mj_body) + origin_);
