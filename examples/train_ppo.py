@@ -47,6 +47,13 @@ larger minibatches do instead (``--num-envs 64 --num-steps 32 --num-minibatches 
 3.9k env steps per second with --env-threads 1 and --torch-threads 1), with a small
 ``--init-log-std`` (-2): under action noise of std 0.2 Go1 falls within a few hundred steps.
 
+dm_control's own Control Suite tasks, the baseline of joltgym's ``joltgym/CheetahRun-v0``,
+``joltgym/WalkerWalk-v0``, ..., are given as ``dm_control/<domain>-<task>`` (e.g. ``dm_control/cheetah-run``)
+and made by ``examples/dmc_gym.py``: a ``gymnasium.Env`` over ``dm_control.suite.load`` (observation dict
+flattened in dm_control's key order, as joltgym's suite ids flatten it; reward ``timestep.reward``;
+truncated after dm_control's 1000 control steps, never terminated; ``reset(seed=...)`` reloads the task
+with that ``random`` seed), in Gymnasium's sync vector env.
+
 ``--save-every N`` writes a checkpoint every N env steps (and at the end) to ``--checkpoint``:
 the agent, the optimiser, the observation (and reward) normaliser statistics, the global
 step, the Python / NumPy / torch RNG states and the CSV's length. ``--resume PATH`` carries
@@ -61,6 +68,7 @@ Usage (see ``--help``)::
     python examples/train_ppo.py --env-id joltgym/HalfCheetah-v0 --total-timesteps 1000000
     python examples/train_ppo.py --env-id HalfCheetah-v5 --total-timesteps 1000000
     python examples/train_ppo.py --env-id envpool:Go1JoystickFlatTerrain-v1 --num-envs 64 ... (flags above)
+    python examples/train_ppo.py --env-id dm_control/cheetah-run --total-timesteps 1000000   # vs joltgym/CheetahRun-v0
 
 Every finished episode is appended to a CSV (global_step, wall_seconds, episode_return,
 episode_length); episode returns are the raw task returns (recorded before any
@@ -88,6 +96,7 @@ from torch.distributions.normal import Normal
 
 EXAMPLES_DIR = Path(__file__).resolve().parent
 ENVPOOL_PREFIX = "envpool:"
+DMC_PREFIX = "dm_control/"
 ACTIVATIONS = {"tanh": nn.Tanh, "silu": nn.SiLU}
 # Flags a resumed run must share with its checkpoint (they shape the agent, its inputs or its rewards).
 RESUME_MUST_MATCH = ("env_id", "num_envs", "policy_obs_key", "value_obs_key", "policy_hidden", "value_hidden",
@@ -108,7 +117,8 @@ def hidden_sizes(text: str) -> tuple[int, ...]:
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--env-id", default="joltgym/HalfCheetah-v0",
-                   help="Gymnasium id (joltgym/... or e.g. HalfCheetah-v5), or envpool:<Id> for an EnvPool task")
+                   help="Gymnasium id (joltgym/... or e.g. HalfCheetah-v5), envpool:<Id> for an EnvPool task, or "
+                        "dm_control/<domain>-<task> (e.g. dm_control/cheetah-run) for dm_control's own suite task")
     p.add_argument("--vectorization-mode", default=None, choices=["vector_entry_point", "sync", "async"],
                    help="make_vec mode (default: vector_entry_point for joltgym/ ids, sync otherwise; "
                         "not for envpool: ids)")
@@ -176,6 +186,9 @@ def parse_args(argv=None) -> argparse.Namespace:
         args.vectorization_mode = "envpool"
         if args.env_threads is None:
             args.env_threads = 1
+    if args.env_id.startswith(DMC_PREFIX):
+        if args.vectorization_mode not in (None, "sync"):
+            p.error("dm_control/ ids run on Gymnasium's sync vector env only")
     if args.vectorization_mode is None:
         args.vectorization_mode = "vector_entry_point" if args.env_id.startswith("joltgym/") else "sync"
     if args.save_every is not None and args.save_every < 1:
@@ -209,6 +222,16 @@ def make_envs(args: argparse.Namespace, seed: int) -> gym.vector.VectorEnv:
 
         envs = envpool.make_gymnasium(args.env_id[len(ENVPOOL_PREFIX):], num_envs=args.num_envs,
                                       num_threads=args.env_threads, seed=seed, **kwargs)
+    elif args.env_id.startswith(DMC_PREFIX):
+        import sys
+
+        if str(EXAMPLES_DIR) not in sys.path:
+            sys.path.insert(0, str(EXAMPLES_DIR))
+        import dmc_gym  # examples/dmc_gym.py, beside this script
+
+        if kwargs or args.env_threads is not None:
+            raise SystemExit("--env-kwarg and --env-threads do not apply to dm_control/ ids")
+        envs = dmc_gym.make_vec(args.env_id, args.num_envs)  # seeded by the reset(seed=...) below
     else:
         if args.env_id.startswith("joltgym/"):
             import joltgym  # noqa: F401  (registers the joltgym ids)
