@@ -35,3 +35,16 @@ def run(build_world, xml: str, ctrl, steps: int, solver):
         theirs.append(np.concatenate([d.qpos, d.qvel, d.qfrc_actuator]))
         ours.append(np.concatenate([world.qpos, world.qvel, world.qfrc_actuator]))
     return np.array(ours), np.array(theirs)
+
+
+def side_by_side(m: mujoco.MjModel, d: mujoco.MjData, world, controls, steps: int):
+    """qpos and qvel after each step of MuJoCo's and the world's under the same controls(t): ours, theirs."""
+    ours, theirs = [], []
+    for t in range(steps):
+        ctrl = np.asarray(controls(t), np.float32)
+        d.ctrl[:] = ctrl
+        mujoco.mj_step(m, d)
+        world.step(ctrl)
+        theirs.append(np.concatenate([d.qpos, d.qvel]))
+        ours.append(np.concatenate([world.qpos, world.qvel]))
+    return np.array(ours), np.array(theirs)

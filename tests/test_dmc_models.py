@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import joltgym
+from arm_runs import side_by_side
 from joltgym import _native
 
 
@@ -99,15 +100,7 @@ def test_a_suite_model_moves_as_mujocos(name, steps, moved, task, tmp_path):
     m = model.mj_model
     d = mujoco.MjData(m)
     world = _native.World(model.native)
-    ours, theirs = [], []
-    for t in range(steps):
-        ctrl = np.array([np.sin(t / 20.0 + k) for k in range(m.nu)], np.float32)
-        d.ctrl[:] = ctrl
-        mujoco.mj_step(m, d)
-        world.step(ctrl)
-        theirs.append(np.concatenate([d.qpos, d.qvel]))
-        ours.append(np.concatenate([world.qpos, world.qvel]))
-    ours, theirs = np.array(ours), np.array(theirs)
+    ours, theirs = side_by_side(m, d, world, lambda t: [np.sin(t / 20.0 + k) for k in range(m.nu)], steps)
     assert np.abs(theirs[:, :m.nq] - theirs[0, :m.nq]).max() > moved, f"MuJoCo's {name} moved"
     assert np.abs(ours - theirs).max() <= 0.01 * np.abs(theirs).max(), np.abs(ours - theirs).max(axis=0)
 

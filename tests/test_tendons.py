@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import joltgym
-from arm_runs import ARTICULATED, JOINT_BY_JOINT, close, run
+from arm_runs import ARTICULATED, JOINT_BY_JOINT, close, run, side_by_side
 
 ARM = """
 <mujoco>
@@ -317,15 +317,7 @@ def test_a_tendon_equality_mirrors_two_fingers_on_one_hand_as_mujocos(build_worl
     m = model.mj_model
     m.opt.integrator = mujoco.mjtIntegrator.mjINT_EULER
     d = mujoco.MjData(m)
-    ours, theirs = [], []
-    for t in range(1500):
-        ctrl = np.array([np.sin(t / 150.0), np.cos(t / 200.0)], np.float32)
-        d.ctrl[:] = ctrl
-        mujoco.mj_step(m, d)
-        world.step(ctrl)
-        theirs.append(np.concatenate([d.qpos, d.qvel]))
-        ours.append(np.concatenate([world.qpos, world.qvel]))
-    ours, theirs = np.array(ours), np.array(theirs)
+    ours, theirs = side_by_side(m, d, world, lambda t: [np.sin(t / 150.0), np.cos(t / 200.0)], 1500)
     assert np.abs(theirs[:, 1]).max() > 0.3 and np.abs(theirs[:, 1] - theirs[:, 2]).max() < 0.02, "mirrored fingers"
     assert close(ours[:, :3], theirs[:, :3], 0.01), np.abs(ours - theirs).max(axis=0)
 
@@ -378,15 +370,7 @@ def test_a_tendon_equality_over_a_multi_hinge_hip_holds_the_leg_as_mujocos(build
     d = mujoco.MjData(m)
     d.qpos[7:] = [0.3, 0.5, -0.4, -0.1]  # yaw, pitch, knee, ankle: the coupling at its length
     world.set_state(d.qpos.astype(np.float32), np.zeros(m.nv, np.float32))
-    ours, theirs = [], []
-    for t in range(400):
-        ctrl = np.array([np.sin(t / 40), 0.8 * np.cos(t / 30)], np.float32)
-        d.ctrl[:] = ctrl
-        mujoco.mj_step(m, d)
-        world.step(ctrl)
-        theirs.append(np.concatenate([d.qpos, d.qvel]))
-        ours.append(np.concatenate([world.qpos, world.qvel]))
-    ours, theirs = np.array(ours), np.array(theirs)
+    ours, theirs = side_by_side(m, d, world, lambda t: [np.sin(t / 40), 0.8 * np.cos(t / 30)], 400)
     extend = theirs[:, 8] * 0.25 - 0.5 * theirs[:, 9] + 0.25 * theirs[:, 10]
     assert np.ptp(extend) > 0.5, "the servo swung the leg"
     coupling = ours[:, 8:11].sum(axis=1) * 0.333

@@ -327,13 +327,8 @@ bool ArticulationConstraint::SolveOnce() {
   contacts_.Solve(system_);
   equalities_.Solve(system_);
   for (size_t i = 0; i < bodies_.size(); ++i) {  // v' = T x, applied as the change from v
-    const BodyMotion& m = motion_[i];
-    JPH::Vec3 lin = JPH::Vec3::sZero(), ang = JPH::Vec3::sZero();
-    for (int c = 0; c < m.count; ++c) {
-      const float x = float(system_.x(m.rate[c]));
-      lin += x * m.lin[c];
-      ang += x * m.ang[c];
-    }
+    JPH::Vec3 lin, ang;
+    VelocityOf(motion_[i], [this](int r) { return system_.x(r); }, lin, ang);
     JPH::MotionProperties* mp = bodies_[i].body->GetMotionProperties();
     mp->AddLinearVelocityStep(lin - v_[i]);
     mp->AddAngularVelocityStep(ang - w_[i]);
@@ -351,13 +346,8 @@ bool ArticulationConstraint::SolveVelocityConstraint(float) {
 void ArticulationConstraint::DampAfterConstraints() {
   damping_.Solve(system_);
   for (size_t i = 0; i < bodies_.size(); ++i) {  // v += T dx
-    const BodyMotion& m = motion_[i];
-    JPH::Vec3 lin = JPH::Vec3::sZero(), ang = JPH::Vec3::sZero();
-    for (int c = 0; c < m.count; ++c) {
-      const float dx = float(damping_.change(m.rate[c]));
-      lin += dx * m.lin[c];
-      ang += dx * m.ang[c];
-    }
+    JPH::Vec3 lin, ang;
+    VelocityOf(motion_[i], [this](int r) { return damping_.change(r); }, lin, ang);
     JPH::MotionProperties* mp = bodies_[i].body->GetMotionProperties();
     mp->AddLinearVelocityStep(lin);
     mp->AddAngularVelocityStep(ang);

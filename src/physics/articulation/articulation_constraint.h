@@ -107,6 +107,16 @@ class ArticulationConstraint final : public TreeConstraint, public TreeRowSolver
   };
 
   int HingeRate(int hinge) const { return root_rates_ + hinge; }
+  // A body's velocity (linear at its centre of mass, angular) for the rates rate(r): T_body x.
+  template <typename Rate>
+  static void VelocityOf(const BodyMotion& m, Rate&& rate, JPH::Vec3& lin, JPH::Vec3& ang) {
+    lin = ang = JPH::Vec3::sZero();
+    for (int c = 0; c < m.count; ++c) {
+      const float x = float(rate(m.rate[c]));
+      lin += x * m.lin[c];
+      ang += x * m.ang[c];
+    }
+  }
   // T and the hinges' rate rows at the bodies' current poses.
   void BuildMotions();
   // T^T M T into the system, factorised.
