@@ -262,6 +262,8 @@ class Robot : private BiasAccelerationSource {
   };
   // Each body's frame for qpos and qvel in the robot's layout (MuJoCo's forward kinematics).
   void ForwardKinematics(const float* qpos, const float* qvel, std::vector<KinematicFrame>& frames) const;
+  // Each body's frame at qpos, at rest (ContactsAt's and SiteFrameAt's scratch, valid until the next call).
+  const std::vector<KinematicFrame>& FramesAt(const float* qpos) const;
   // The frame of a simulated body as forward kinematics of GetQpos and GetQvel place it: after
   // an update Jolt's own body velocities may differ a little from the joints' rates (a leg's
   // distal links most), and MuJoCo's sensors read the rates. Computed once per state.

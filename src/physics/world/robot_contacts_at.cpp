@@ -5,10 +5,15 @@
 
 namespace joltgym {
 
-int Robot::ContactsAt(const float* qpos) const {
+const std::vector<Robot::KinematicFrame>& Robot::FramesAt(const float* qpos) const {
   contact_check_qvel_.assign(size_t(model_->nv()), 0.0f);
   contact_check_frames_.resize(bodies_.size());
   ForwardKinematics(qpos, contact_check_qvel_.data(), contact_check_frames_);
+  return contact_check_frames_;
+}
+
+int Robot::ContactsAt(const float* qpos) const {
+  FramesAt(qpos);
   const auto transform = [this](int body) {
     const KinematicFrame& f = contact_check_frames_[size_t(body)];
     return JPH::RMat44::sRotationTranslation(f.rot, f.pos);
@@ -30,14 +35,12 @@ int Robot::ContactsAt(const float* qpos) const {
 }
 
 JPH::RMat44 Robot::SiteFrameAt(const float* qpos, int site) const {
-  contact_check_qvel_.assign(size_t(model_->nv()), 0.0f);
-  contact_check_frames_.resize(bodies_.size());
-  ForwardKinematics(qpos, contact_check_qvel_.data(), contact_check_frames_);
+  const std::vector<KinematicFrame>& frames = FramesAt(qpos);
   const SiteDesc& s = model_->desc().sites[size_t(site)];
   const JPH::RMat44 local = JPH::RMat44::sRotationTranslation(JPH::Quat(s.quat[1], s.quat[2], s.quat[3], s.quat[0]),
                                                               JPH::RVec3(s.pos[0], s.pos[1], s.pos[2]));
   if (s.body < 0) return local;
-  const KinematicFrame& f = contact_check_frames_[size_t(s.body)];
+  const KinematicFrame& f = frames[size_t(s.body)];
   return JPH::RMat44::sRotationTranslation(f.rot, f.pos - origin_) * local;
 }
 
