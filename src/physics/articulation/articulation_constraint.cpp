@@ -204,7 +204,7 @@ void ArticulationConstraint::SetupVelocityConstraint(float dt) {
         }
         return m.count > 0 ? m.rate[m.count - 1] : -1;
       });
-  equalities_.Build(dt);
+  equalities_.Build(dt, system_);
   Factorise();
   if (mujoco_euler_) damping_.Build(scratch(), system_);
 }

@@ -1,9 +1,11 @@
 // A tree's tendon equalities solved in its joint space (articulation_constraint.h,
 // planar_articulation_constraint.h): a fixed tendon held at a length (TendonEqualityConstraint) is
 // one soft bilateral row J x over the tree's rates, J the tendon's coefficients on its hinges'
-// rates. Each row meets the whole tree's effective mass J H^-1 J^T (H the projection's matrix,
-// drives and limits included) and moves the rates by H^-1 J^T dlambda, one projected Gauss-Seidel
-// pass per iteration after the contacts, as joint_space_contacts.h solves a contact's rows.
+// rates. A row whose hinges lie on one path (a leg's pitch, knee and ankle) joins the tree's
+// factor (JointSpaceSystem::PathRow) and is solved exactly with it. Any other (two sibling
+// fingers) meets the whole tree's effective mass J H^-1 J^T (H the projection's matrix, drives,
+// limits and path rows included) and moves the rates by H^-1 J^T dlambda, one projected
+// Gauss-Seidel pass per iteration after the contacts, as joint_space_contacts.h solves a contact's rows.
 //
 // Why: joint by joint, the row's impulse reaches a tree's light links through Jolt's iterations
 // one joint at a time; dm_control's manipulator's fingers then needed about 60 iterations a step to
@@ -48,8 +50,28 @@ class JointSpaceEqualities {
   }
 
   // The equality's row is solved here from now on (TendonEqualityConstraint::SolveInArticulation).
-  void Attach(const JointSpaceSystem& system, TendonEqualityConstraint* equality, const std::vector<Term>& terms) {
+  void Attach(JointSpaceSystem& system, TendonEqualityConstraint* equality, const std::vector<Term>& terms) {
     equality->SolveInArticulation();
+    int rates[JointSpaceSystem::kMaxPathTerms];
+    double coefs[JointSpaceSystem::kMaxPathTerms];
+    int count = 0;
+    for (const Term& t : terms) {  // merged per rate
+      if (count == JointSpaceSystem::kMaxPathTerms) {
+        count = -1;
+        break;
+      }
+      int* same = std::find(rates, rates + count, t.rate);
+      if (same != rates + count) {
+        coefs[same - rates] += t.on_rate;
+        continue;
+      }
+      rates[count] = t.rate;
+      coefs[count++] = t.on_rate;
+    }
+    if (count > 0 && system.OnOnePath(rates, count)) {
+      path_rows_.push_back({equality, terms, system.AddPathRow(&equality->total(), rates, coefs, count)});
+      return;
+    }
     Row row;
     row.equality = equality;
     row.terms = terms;
@@ -68,11 +90,16 @@ class JointSpaceEqualities {
     row.y.assign(2 * row.path.size(), 0.0);
     rows_.push_back(std::move(row));
   }
-  bool empty() const { return rows_.empty(); }
+  bool empty() const { return rows_.empty() && path_rows_.empty(); }
 
-  // Each row's softness and bias for an update of length dt.
-  void Build(float dt) {
+  // Each row's softness and bias for an update of length dt, before the system's Factorise.
+  void Build(float dt, JointSpaceSystem& system) {
     for (Row& row : rows_) row.equality->ArticulatedRow(dt, row.softness, row.bias);
+    for (const InFactor& row : path_rows_) {
+      JointSpaceSystem::PathRow& in_system = system.path_row(row.index);
+      row.equality->ArticulatedRow(dt, in_system.softness, in_system.bias);
+      in_system.softness = std::max(in_system.softness, 1.0e-9);
+    }
     factor_changed_ = true;
   }
   // The system's factor changed: L^-T J^T and the rows' effective masses are recomputed when the
@@ -82,16 +109,19 @@ class JointSpaceEqualities {
   // Jolt's warm start: each row's total scaled by ratio, `apply(hinge, impulse)` on each of its hinges.
   template <typename Apply>
   void WarmStart(float ratio, Apply&& apply) {
-    for (Row& row : rows_) {
-      float& total = row.equality->total();
+    const auto warm_start = [&](TendonEqualityConstraint* equality, const std::vector<Term>& terms) {
+      float& total = equality->total();
       total *= ratio;
-      if (total == 0.0f) continue;
-      for (const Term& t : row.terms) apply(t.hinge, t.on_hinge * total);
-    }
+      if (total == 0.0f) return;
+      for (const Term& t : terms) apply(t.hinge, t.on_hinge * total);
+    };
+    for (Row& row : rows_) warm_start(row.equality, row.terms);
+    for (InFactor& row : path_rows_) warm_start(row.equality, row.terms);
   }
 
   // One pass on the rates: (K + softness) dlambda = -(J x + softness total + bias), no bound.
   void Solve(JointSpaceSystem& system) {
+    if (rows_.empty()) return;
     if (factor_changed_) Factorise(system);
     factor_changed_ = false;
     const int n = system.num_rates();
@@ -132,7 +162,15 @@ class JointSpaceEqualities {
     }
   }
 
+  // A row in the system's factor: its warm start is applied here.
+  struct InFactor {
+    TendonEqualityConstraint* equality = nullptr;
+    std::vector<Term> terms;
+    int index = -1;  // JointSpaceSystem::path_row
+  };
+
   std::vector<Row> rows_;
+  std::vector<InFactor> path_rows_;
   bool factor_changed_ = true;
 };
 

@@ -5,7 +5,8 @@
 //
 // where T maps the rates to the bodies' velocities, M is the bodies' mass, and each soft row
 // (a hinge's armature/damping drive, its range limit or its dry friction, JointAxisConstraint's
-// AxisRowState) acts on one rate with sign s and softness S. The owner adds T^T M T and T^T M v;
+// AxisRowState) acts on one rate with sign s and softness S (a path row, PathRow, on several rates
+// of one path, e its coefficients there). The owner adds T^T M T and T^T M v;
 // this holds the rows, the factor, the solve, each row's impulse, the release of a limit that
 // would pull and the clamping of a friction row at its bound.
 // What an update builds (the matrix, its factor, the rows) lives in the stepping thread's
@@ -106,6 +107,20 @@ class JointSpaceSystem {
   static constexpr int kRowsPerRate = 3;  // a hinge's drive, limit and friction rows
   static constexpr int kMaxRows = kRowsPerRate * kMaxRates;
 
+  // A soft row over several rates on one path (a tendon equality coupling a chain's hinges, as a
+  // quadruped leg's): J x with J's entries `coef` on rates `rate`, each an ancestor of the next.
+  // Its J^T J / S touches only entries of rates on one path, which the factor holds already, so
+  // it joins the factor with no fill-in and is solved exactly with the tree, where a row iterated
+  // after the solve needs many iterations against stiff couplings.
+  static constexpr int kMaxPathTerms = 8;
+  struct PathRow {
+    float* total = nullptr;  // its accumulated impulse, the owner's
+    double softness = 1.0, bias = 0.0;  // this update's (the owner sets them before Factorise)
+    int count = 0;
+    int rate[kMaxPathTerms] = {};
+    double coef[kMaxPathTerms] = {};
+  };
+
   struct Row {
     AxisRowState* state = nullptr;
     double softness = 0.0;  // the state's, or for a hard row (zero) one stiff enough to stand for it
@@ -157,6 +172,32 @@ class JointSpaceSystem {
     for (int r = 0; r < n_; ++r) stream.Read(released_end_[r]);
   }
   int num_rates() const { return n_; }
+
+  // Whether the distinct rates `rates` (count of them) lie on one path: each an ancestor or a
+  // descendant of every other (then AddPathRow takes them).
+  bool OnOnePath(const int* rates, int count) const {
+    int sorted[kMaxPathTerms];
+    if (count > kMaxPathTerms) return false;
+    std::copy(rates, rates + count, sorted);
+    std::sort(sorted, sorted + count);
+    for (int i = 1; i < count; ++i) {
+      const int a = sorted[i - 1], b = sorted[i];
+      if (a == b || depth_[a] >= depth_[b] || path_[b][depth_[a]] != a) return false;
+    }
+    return true;
+  }
+  // Once, after SetTree: a path row (OnOnePath), its rates distinct; its index for path_row().
+  int AddPathRow(float* total, const int* rates, const double* coefs, int count) {
+    if (!OnOnePath(rates, count)) throw std::invalid_argument("JointSpaceSystem: a path row's rates are not on one path");
+    PathRow row;
+    row.total = total;
+    row.count = count;
+    std::copy(rates, rates + count, row.rate);
+    std::copy(coefs, coefs + count, row.coef);
+    path_rows_.push_back(row);
+    return int(path_rows_.size()) - 1;
+  }
+  PathRow& path_row(int i) { return path_rows_[size_t(i)]; }
   // Rate r's ancestors in ascending order, then r: path_length(r) entries.
   const int* path(int rate) const { return path_[rate]; }
   int path_length(int rate) const { return depth_[rate] + 1; }
@@ -234,6 +275,15 @@ class JointSpaceSystem {
       std::fill(l_[k] + depth_[k], l_[k] + RoundUp(depth_[k]), 0.0);
     }
     for (int k = 0; k < num_rows_; ++k) diag_[rows_[k].rate] += 1.0 / rows_[k].softness;
+    for (const PathRow& row : path_rows_)  // J^T J / S: entry (a, b) of b an ancestor of a is l_[a][depth b]
+      for (int i = 0; i < row.count; ++i) {
+        const int a = row.rate[i];
+        diag_[a] += row.coef[i] * row.coef[i] / row.softness;
+        for (int j = 0; j < row.count; ++j) {
+          const int b = row.rate[j];
+          if (depth_[b] < depth_[a]) l_[a][depth_[b]] += row.coef[i] * row.coef[j] / row.softness;
+        }
+      }
     for (int k = n_ - 1; k >= 0; --k) {
       inv_diag_[k] = 1.0 / std::sqrt(std::max(diag_[k], 1.0e-30));
       double* __restrict lk = l_[k];
@@ -268,6 +318,10 @@ class JointSpaceSystem {
     for (int k = 0; k < num_rows_; ++k) {
       const Row& row = rows_[k];
       x_[row.rate] -= row.sign * (double(row.state->total) + double(row.state->bias) / row.softness);
+    }
+    for (const PathRow& row : path_rows_) {
+      const double push = double(*row.total) + row.bias / row.softness;
+      for (int i = 0; i < row.count; ++i) x_[row.rate[i]] -= row.coef[i] * push;
     }
     SolveInPlace(x_);
     // A limit may only push (lower: raise the rate, upper: lower it): its total after this
@@ -357,6 +411,11 @@ class JointSpaceSystem {
       const double rate = row.sign * x_[row.rate];
       row.state->total += float(-(rate + row.softness * row.state->total + row.state->bias) / row.softness);
     }
+    for (PathRow& row : path_rows_) {
+      double jx = 0.0;
+      for (int i = 0; i < row.count; ++i) jx += row.coef[i] * x_[row.rate[i]];
+      *row.total += float(-(jx + row.softness * double(*row.total) + row.bias) / row.softness);
+    }
   }
 
  private:
@@ -403,6 +462,7 @@ class JointSpaceSystem {
   }
 
   int n_ = 0;
+  std::vector<PathRow> path_rows_;       // the tree's, fixed after its build
   int num_rows_ = 0;
   // This update's, in the scratch (Reset):
   Row* released_ = nullptr;              // limits released in this update, which may be taken back (3 per rate)

@@ -160,7 +160,7 @@ void PlanarArticulationConstraint::SetupVelocityConstraint(float dt) {
   system_.AddHingeRows(hinges_, dt, root_rates_, [this](int k) { return double(axis_sign_[size_t(k)]); });
   BuildMotions();
   BuildContacts(dt);
-  equalities_.Build(dt);
+  equalities_.Build(dt, system_);
   Factorise();
   if (mujoco_euler_) damping_.Build(scratch(), system_);
 }
