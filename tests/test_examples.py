@@ -28,6 +28,17 @@ def test_train_ppo_runs_and_saves_its_agent(tmp_path):
     assert {"agent", "obs_mean", "obs_var"} <= set(saved)
 
 
+@pytest.mark.parametrize("env_id", ["joltgym/CheetahRun-v0", "dm_control/cheetah-run"])
+def test_train_pixels_runs_on_both_engines(tmp_path, env_id):
+    # Frames stacked, action repeat 4 (250 agent steps an episode): two envs of 256 steps end two episodes each.
+    out = tmp_path / "curve.csv"
+    run("train_pixels.py", "--env-id", env_id, "--total-timesteps", "1024", "--num-envs", "2", "--num-steps", "256",
+        "--input-norm", "--out", str(out), "--save-model", str(tmp_path / "agent.pt"))
+    with out.open() as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 4 and all(int(r["episode_length"]) == 250 for r in rows), rows
+
+
 def test_a_go1_checkpoint_trains_on_one_engine_and_runs_on_the_other(tmp_path):
     # Dict observations, the asymmetric critic and checkpoints; then evaluate_checkpoint.py on both engines.
     ckpt = tmp_path / "ckpt.pt"
