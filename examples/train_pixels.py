@@ -59,7 +59,7 @@ from torch.distributions.normal import Normal  # noqa: E402
 EXAMPLES_DIR = Path(__file__).resolve().parent
 if str(EXAMPLES_DIR) not in sys.path:
     sys.path.insert(0, str(EXAMPLES_DIR))
-from train_ppo import DMC_PREFIX, env_kwargs, layer_init  # noqa: E402
+from train_ppo import DMC_PREFIX, add_ppo_arguments, env_kwargs, gae, layer_init, log_episodes  # noqa: E402
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -85,18 +85,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="DrQ's random shift on the update's minibatches (pad, then crop back); 0: none")
     p.add_argument("--input-norm", action="store_true",
                    help="standardise each input channel by the reset frames' mean / std (fixed for the run)")
-    # PPO hyper-parameters
-    p.add_argument("--learning-rate", type=float, default=3e-4)
-    p.add_argument("--no-anneal-lr", dest="anneal_lr", action="store_false")
-    p.add_argument("--gamma", type=float, default=0.99)
-    p.add_argument("--gae-lambda", type=float, default=0.95)
-    p.add_argument("--num-minibatches", type=int, default=4)
-    p.add_argument("--update-epochs", type=int, default=4)
-    p.add_argument("--clip-coef", type=float, default=0.2)
-    p.add_argument("--no-clip-vloss", dest="clip_vloss", action="store_false")
-    p.add_argument("--ent-coef", type=float, default=0.0)
-    p.add_argument("--vf-coef", type=float, default=0.5)
-    p.add_argument("--max-grad-norm", type=float, default=0.5)
+    add_ppo_arguments(p, num_minibatches=4, update_epochs=4)
     p.add_argument("--init-log-std", type=float, default=0.0)
     p.add_argument("--no-norm-reward", dest="norm_reward", action="store_false")
     args = p.parse_args(argv)
@@ -269,25 +258,12 @@ def main(argv=None) -> None:
             dones[step] = torch.as_tensor(np.logical_or(terminated, truncated), dtype=torch.float32)
             next_obs = to_channels(torch.as_tensor(next_obs_np))
             next_done = dones[step].clone()
-            if "_episode" in infos:
-                wall = time.time() - start_time
-                for i in np.flatnonzero(infos["_episode"]):
-                    ret, length = float(infos["episode"]["r"][i]), int(infos["episode"]["l"][i])
-                    writer.writerow([global_step, f"{wall:.3f}", f"{ret:.4f}", length])
-                    recent_returns.append(ret)
-                    n_episodes += 1
-                csv_file.flush()
+            n_episodes += log_episodes(infos, global_step, time.time() - start_time, writer, csv_file, recent_returns)
 
         t_update_start = time.perf_counter()
         with torch.no_grad():  # GAE, as train_ppo.py (truncations bootstrapped from the final frames' value)
             next_value = agent.get_value(next_obs).reshape(1, -1)
-            advantages = torch.zeros_like(rewards)
-            lastgaelam = torch.zeros(N)
-            for t in reversed(range(T)):
-                nextvalues = next_value.flatten() if t == T - 1 else values[t + 1]
-                delta = rewards[t] + args.gamma * nextvalues * (1.0 - terminations[t]) - values[t]
-                lastgaelam = (delta + args.gamma * args.gae_lambda * (1.0 - dones[t]) * lastgaelam) * valid[t]
-                advantages[t] = lastgaelam
+            advantages = gae(rewards, values, next_value, terminations, dones, valid, args.gamma, args.gae_lambda)
             returns = advantages + values
 
         keep = valid.reshape(-1).bool()

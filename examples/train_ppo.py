@@ -114,6 +114,48 @@ def hidden_sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+def add_ppo_arguments(p: argparse.ArgumentParser, num_minibatches: int = 32, update_epochs: int = 10) -> None:
+    """PPO's hyper-parameters, CleanRL's defaults (train_pixels.py takes them with fewer minibatches and epochs)."""
+    p.add_argument("--learning-rate", type=float, default=3e-4)
+    p.add_argument("--no-anneal-lr", dest="anneal_lr", action="store_false")
+    p.add_argument("--gamma", type=float, default=0.99)
+    p.add_argument("--gae-lambda", type=float, default=0.95)
+    p.add_argument("--num-minibatches", type=int, default=num_minibatches)
+    p.add_argument("--update-epochs", type=int, default=update_epochs)
+    p.add_argument("--clip-coef", type=float, default=0.2)
+    p.add_argument("--no-clip-vloss", dest="clip_vloss", action="store_false")
+    p.add_argument("--ent-coef", type=float, default=0.0)
+    p.add_argument("--vf-coef", type=float, default=0.5)
+    p.add_argument("--max-grad-norm", type=float, default=0.5)
+
+
+def log_episodes(infos: dict, global_step: int, wall: float, writer, csv_file, recent_returns) -> int:
+    """The episodes a vector step ended, into the CSV (step, wall seconds, return, length): how many."""
+    if "_episode" not in infos:
+        return 0
+    ended = np.flatnonzero(infos["_episode"])
+    for i in ended:
+        ret, length = float(infos["episode"]["r"][i]), int(infos["episode"]["l"][i])
+        writer.writerow([global_step, f"{wall:.3f}", f"{ret:.4f}", length])
+        recent_returns.append(ret)
+    csv_file.flush()
+    return len(ended)
+
+
+def gae(rewards, values, next_value, stop_bootstrap, dones, valid, gamma: float, gae_lambda: float):
+    """GAE over a NEXT_STEP-autoreset rollout (rows (T, N)): no bootstrap past stop_bootstrap, no
+    advantage carried back across dones, the autoreset rows (valid 0) restart the recursion."""
+    T = rewards.shape[0]
+    advantages = torch.zeros_like(rewards)
+    lastgaelam = torch.zeros_like(rewards[0])
+    for t in reversed(range(T)):
+        nextvalues = next_value.flatten() if t == T - 1 else values[t + 1]
+        delta = rewards[t] + gamma * nextvalues * (1.0 - stop_bootstrap[t]) - values[t]
+        lastgaelam = (delta + gamma * gae_lambda * (1.0 - dones[t]) * lastgaelam) * valid[t]
+        advantages[t] = lastgaelam
+    return advantages
+
+
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--env-id", default="joltgym/HalfCheetah-v0",
@@ -156,19 +198,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--init-log-std", type=float, default=0.0, help="initial log-std of the policy's Gaussian")
     p.add_argument("--tanh-squash", action="store_true",
                    help="squash the Gaussian sample through tanh (Brax's policy); for actions in [-1, 1]")
-    # PPO hyper-parameters (CleanRL defaults)
-    p.add_argument("--learning-rate", type=float, default=3e-4)
-    p.add_argument("--no-anneal-lr", dest="anneal_lr", action="store_false")
-    p.add_argument("--gamma", type=float, default=0.99)
-    p.add_argument("--gae-lambda", type=float, default=0.95)
-    p.add_argument("--num-minibatches", type=int, default=32)
-    p.add_argument("--update-epochs", type=int, default=10)
+    add_ppo_arguments(p)
     p.add_argument("--no-norm-adv", dest="norm_adv", action="store_false")
-    p.add_argument("--clip-coef", type=float, default=0.2)
-    p.add_argument("--no-clip-vloss", dest="clip_vloss", action="store_false")
-    p.add_argument("--ent-coef", type=float, default=0.0)
-    p.add_argument("--vf-coef", type=float, default=0.5)
-    p.add_argument("--max-grad-norm", type=float, default=0.5)
     p.add_argument("--target-kl", type=float, default=None)
     p.add_argument("--no-norm-reward", dest="norm_reward", action="store_false",
                    help="train on the raw rewards (no NormalizeReward / ClipReward wrappers)")
@@ -542,14 +573,7 @@ def main(argv=None) -> None:
             next_obs, next_obs_v = to_tensors(next_obs_np)
             next_done = dones[step].clone()
 
-            if "_episode" in infos:
-                wall = time.time() - start_time
-                for i in np.flatnonzero(infos["_episode"]):
-                    ret, length = float(infos["episode"]["r"][i]), int(infos["episode"]["l"][i])
-                    writer.writerow([global_step, f"{wall:.3f}", f"{ret:.4f}", length])
-                    recent_returns.append(ret)
-                    n_episodes += 1
-                csv_file.flush()
+            n_episodes += log_episodes(infos, global_step, time.time() - start_time, writer, csv_file, recent_returns)
 
         t_update_start = time.perf_counter()
         # ---- advantages (GAE) ----
@@ -564,16 +588,7 @@ def main(argv=None) -> None:
         with torch.no_grad():
             next_value = agent.get_value(next_obs_v).reshape(1, -1)
             stop_bootstrap = terminations if args.bootstrap_truncation else dones
-            advantages = torch.zeros_like(rewards)
-            lastgaelam = torch.zeros(N, device=device)
-            for t in reversed(range(T)):
-                nextvalues = next_value.flatten() if t == T - 1 else values[t + 1]
-                next_nonterminal = 1.0 - stop_bootstrap[t]
-                next_continue = 1.0 - dones[t]
-                delta = rewards[t] + args.gamma * nextvalues * next_nonterminal - values[t]
-                lastgaelam = delta + args.gamma * args.gae_lambda * next_continue * lastgaelam
-                lastgaelam = lastgaelam * valid[t]
-                advantages[t] = lastgaelam
+            advantages = gae(rewards, values, next_value, stop_bootstrap, dones, valid, args.gamma, args.gae_lambda)
             returns = advantages + values
 
         # ---- flatten, dropping the autoreset rows ----
