@@ -59,7 +59,7 @@ from torch.distributions.normal import Normal  # noqa: E402
 EXAMPLES_DIR = Path(__file__).resolve().parent
 if str(EXAMPLES_DIR) not in sys.path:
     sys.path.insert(0, str(EXAMPLES_DIR))
-from train_ppo import DMC_PREFIX, add_ppo_arguments, env_kwargs, gae, layer_init, log_episodes  # noqa: E402
+from train_ppo import DMC_PREFIX, add_ppo_arguments, env_kwargs, gae, layer_init, log_episodes, report_run  # noqa: E402
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -314,11 +314,7 @@ def main(argv=None) -> None:
         torch.save({"agent": agent.state_dict(), "args": vars(args)}, args.save_model)
         print(f"saved model to {args.save_model}")
     envs.close()
-    mean_ret = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a (no episode finished)"
-    print(f"time: {elapsed:.1f} s total = {t_env:.1f} s in envs.step/reset ({global_step / max(t_env, 1e-9):.1f} "
-          f"env-only SPS) + {t_update:.1f} s PPO update + {elapsed - t_env - t_update:.1f} s rest (policy forward)")
-    print(f"done: {global_step} steps in {elapsed:.1f} s ({global_step / elapsed:.1f} SPS), {n_episodes} episodes; "
-          f"mean return of the last {len(recent_returns)} episodes: {mean_ret}", flush=True)
+    report_run(elapsed, t_env, t_update, global_step, n_episodes, recent_returns)
 
 
 if __name__ == "__main__":

@@ -156,6 +156,15 @@ def gae(rewards, values, next_value, stop_bootstrap, dones, valid, gamma: float,
     return advantages
 
 
+def report_run(elapsed: float, t_env: float, t_update: float, global_step: int, n_episodes: int, recent_returns) -> None:
+    """Where a run's time went, and its last episodes' mean return."""
+    mean_ret = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a (no episode finished)"
+    print(f"time: {elapsed:.1f} s total = {t_env:.1f} s in envs.step ({global_step / max(t_env, 1e-9):.0f} env-only SPS) "
+          f"+ {t_update:.1f} s PPO update + {elapsed - t_env - t_update:.1f} s rest (policy forward, bookkeeping)")
+    print(f"done: {global_step} steps in {elapsed:.1f} s ({global_step / elapsed:.0f} SPS), {n_episodes} episodes; "
+          f"mean return of the last {len(recent_returns)} episodes: {mean_ret}", flush=True)
+
+
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--env-id", default="joltgym/HalfCheetah-v0",
@@ -679,11 +688,7 @@ def main(argv=None) -> None:
                     "args": vars(args)}, args.save_model)
         print(f"saved model to {args.save_model}")
     envs.close()
-    mean_ret = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a (no episode finished)"
-    print(f"time: {elapsed:.1f} s total = {t_env:.1f} s in envs.step ({global_step / max(t_env, 1e-9):.0f} env-only SPS) "
-          f"+ {t_update:.1f} s PPO update + {elapsed - t_env - t_update:.1f} s rest (policy forward, bookkeeping)")
-    print(f"done: {global_step} steps in {elapsed:.1f} s ({global_step / elapsed:.0f} SPS), {n_episodes} episodes; "
-          f"mean return of the last {len(recent_returns)} episodes: {mean_ret}", flush=True)
+    report_run(elapsed, t_env, t_update, global_step, n_episodes, recent_returns)
 
 
 if __name__ == "__main__":
